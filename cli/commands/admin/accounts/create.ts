@@ -1,0 +1,45 @@
+import { Flags } from '@oclif/core';
+import { PLANS } from '../../../../src/config.ts';
+import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
+import { createAccount, toAccountJson } from '../../../../src/modules/accounts/service.ts';
+import { randomBase62 } from '../../../../src/secrets.ts';
+import { BaseCommand } from '../../../base-command.ts';
+import { dataFlag, openDataDir } from '../../../lib/data-dir.ts';
+import { readSecretLine } from '../../../lib/stdin.ts';
+
+export default class AccountsCreate extends BaseCommand {
+  static override summary = 'Create an account directly in the data directory.';
+  static override description = 'Without --password-stdin a random password is generated and shown once.';
+  static override examples = [
+    '<%= config.bin %> admin accounts create --email owner@shop.example --plan extra',
+    'printf "%s\\n" "$PASSWORD" | <%= config.bin %> admin accounts create --email owner@shop.example --password-stdin --json',
+  ];
+
+  static override flags = {
+    email: Flags.string({ description: 'sign-in email', required: true }),
+    plan: Flags.string({ description: 'plan', options: [...PLANS], default: 'free' }),
+    'password-stdin': Flags.boolean({ description: 'read the password from the first line of standard input' }),
+    data: dataFlag,
+  };
+
+  async run() {
+    const { flags } = await this.parse(AccountsCreate);
+    const generated = flags['password-stdin'] ? null : randomBase62(20);
+    const password = generated ?? (await readSecretLine());
+    const store = openDataDir(flags.data);
+    try {
+      const row = await createAccount({ accounts: createAccountsStore(store.db), now: () => new Date() }, {
+        email: flags.email,
+        password,
+        plan: flags.plan as (typeof PLANS)[number],
+      });
+      const account = toAccountJson(row);
+      this.log(`Created ${account.email} on the ${account.plan} plan.`);
+      this.log(`API key: ${account.apiKey}`);
+      if (generated) this.log(`Password (shown once): ${generated}`);
+      return { account };
+    } finally {
+      store.close();
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { readQuotas } from '../../../../src/config.ts';
+import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
+import { toAccountJson } from '../../../../src/modules/accounts/service.ts';
+import { periodOf } from '../../../../src/usage/counter.ts';
+import { BaseCommand } from '../../../base-command.ts';
+import { dataFlag, openDataDir } from '../../../lib/data-dir.ts';
+import { formatTable } from '../../../lib/table.ts';
+
+export default class AccountsList extends BaseCommand {
+  static override summary = 'List accounts with their plan and this month\'s usage.';
+  static override description = 'Usage is what the server has written to disk; a running server flushes its counters every second.';
+  static override examples = ['<%= config.bin %> admin accounts list', '<%= config.bin %> admin accounts list --json'];
+  static override flags = { data: dataFlag };
+
+  async run() {
+    const { flags } = await this.parse(AccountsList);
+    const quotas = readQuotas();
+    const period = periodOf(new Date());
+    const store = openDataDir(flags.data);
+    try {
+      const accounts = createAccountsStore(store.db)
+        .listWithUsage(period)
+        .map((row) => ({ ...toAccountJson(row), usage: { period, used: row.loads, limit: quotas[row.plan] } }));
+      if (accounts.length === 0) this.log('No accounts yet. Create one with `calc admin accounts create --email …`.');
+      else this.log(formatTable(['EMAIL', 'PLAN', `USED ${period}`, 'LIMIT', 'CREATED'], accounts.map((a) => [a.email, a.plan, String(a.usage.used), String(a.usage.limit), a.createdAt])));
+      return { accounts };
+    } finally {
+      store.close();
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { Flags } from '@oclif/core';
+import { loadServerConfig } from '../../src/config.ts';
+import { startServer } from '../../src/main.ts';
+import { BaseCommand } from '../base-command.ts';
+
+export default class Serve extends BaseCommand {
+  static override summary = 'Run the calc server: API, widget script, demo page and the embedded SQLite store.';
+  static override description =
+    'Listens until SIGTERM or SIGINT, then drains in-flight requests and flushes usage counters before exiting. ' +
+    'Every flag also reads an environment variable; the JWT secret comes from CALC_JWT_SECRET or is generated into the data directory.';
+  static override enableJsonFlag = false;
+  static override examples = [
+    '<%= config.bin %> serve',
+    '<%= config.bin %> serve --demo',
+    '<%= config.bin %> serve --host 0.0.0.0 --port 8080 --data /var/lib/calc --public-url https://calc.example.com',
+  ];
+
+  static override flags = {
+    host: Flags.string({ description: 'listen address [env: CALC_HOST] (default: 127.0.0.1)' }),
+    port: Flags.integer({ description: 'listen port, 0 picks a free one [env: CALC_PORT] (default: 8787)', min: 0, max: 65535 }),
+    data: Flags.string({ description: 'data directory for calc.db and generated secrets [env: CALC_DATA_DIR] (default: ./data)' }),
+    'public-url': Flags.string({ description: 'public base URL used in embed snippets [env: CALC_PUBLIC_URL] (default: the listen address)' }),
+    'disable-signup': Flags.boolean({ description: 'refuse POST /v1/auth/signup [env: CALC_DISABLE_SIGNUP]', allowNo: false }),
+    'trust-proxy': Flags.string({ description: 'comma list of proxy CIDRs whose X-Forwarded-For is believed [env: CALC_TRUST_PROXY]' }),
+    'quota-free': Flags.integer({ description: 'monthly widget loads on Free [env: CALC_QUOTA_FREE] (default: 1000)', min: 0 }),
+    'quota-base': Flags.integer({ description: 'monthly widget loads on Base [env: CALC_QUOTA_BASE] (default: 100000)', min: 0 }),
+    'quota-extra': Flags.integer({ description: 'monthly widget loads on Extra [env: CALC_QUOTA_EXTRA] (default: 1000000)', min: 0 }),
+    demo: Flags.boolean({ description: 'on an empty database, seed a demo account whose page origin is registered' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Serve);
+    const config = loadServerConfig({ ...flags, 'disable-signup': flags['disable-signup'] || undefined });
+    const server = await startServer(config);
+    this.log(`calc listening on ${server.url}`);
+    if (server.demo) {
+      this.log('Demo account created (shown once):');
+      this.log(`  email:    ${server.demo.email}`);
+      this.log(`  password: ${server.demo.password}`);
+      this.log(`  API key:  ${server.demo.apiKey}`);
+      this.log(`  origins:  ${server.demo.origins.join(', ')}`);
+    }
+    if (config.demo) this.log(`Demo page: ${server.url}/`);
+    await new Promise<void>((resolve) => {
+      const shutdown = () => {
+        process.off('SIGTERM', shutdown);
+        process.off('SIGINT', shutdown);
+        server.stop().then(resolve, (error) => {
+          process.stderr.write(`shutdown failed: ${String(error)}\n`);
+          resolve();
+        });
+      };
+      process.on('SIGTERM', shutdown);
+      process.on('SIGINT', shutdown);
+    });
+  }
+}

@@ -1,0 +1,110 @@
+import type { CalculatorDefinition, NumberField } from './definition';
+import { readNumber } from './inputs';
+import { monthlyPayment } from './loan';
+
+const homePrice: NumberField = {
+  key: 'homePrice',
+  kind: 'number',
+  label: 'Home price',
+  unit: 'currency',
+  min: 1000,
+  max: 100_000_000,
+  default: 400_000,
+};
+
+const downPayment: NumberField = {
+  key: 'downPayment',
+  kind: 'number',
+  label: 'Down payment',
+  unit: 'currency',
+  min: 0,
+  max: 100_000_000,
+  default: 80_000,
+  help: 'Not more than the home price.',
+};
+
+const annualRate: NumberField = {
+  key: 'annualRate',
+  kind: 'number',
+  label: 'Interest rate (annual)',
+  unit: '%',
+  min: 0,
+  max: 30,
+  default: 6.5,
+  step: 0.01,
+};
+
+const termYears: NumberField = {
+  key: 'termYears',
+  kind: 'number',
+  label: 'Term',
+  unit: 'years',
+  min: 1,
+  max: 40,
+  default: 30,
+  step: 1,
+};
+
+const propertyTaxRate: NumberField = {
+  key: 'propertyTaxRate',
+  kind: 'number',
+  label: 'Property tax (annual)',
+  unit: '%',
+  min: 0,
+  max: 10,
+  default: 1.1,
+  step: 0.01,
+  help: 'Yearly property tax as a percentage of the home price.',
+};
+
+const insuranceYear: NumberField = {
+  key: 'insuranceYear',
+  kind: 'number',
+  label: 'Home insurance (annual)',
+  unit: 'currency',
+  min: 0,
+  max: 100_000,
+  default: 1500,
+};
+
+const hoaMonth: NumberField = {
+  key: 'hoaMonth',
+  kind: 'number',
+  label: 'HOA / service charge (monthly)',
+  unit: 'currency',
+  min: 0,
+  max: 10_000,
+  default: 0,
+};
+
+export const mortgage: CalculatorDefinition = {
+  id: 'mortgage',
+  category: 'finance',
+  title: 'Mortgage Payment (PITI)',
+  description:
+    'Calculates the total monthly cost of a home loan: principal and interest, property tax, insurance and HOA fees.',
+  unitSystems: ['metric'],
+  fields: [homePrice, downPayment, annualRate, termYears, propertyTaxRate, insuranceYear, hoaMonth],
+  results: [
+    { key: 'monthly', label: 'Total monthly payment', unit: 'currency', decimals: 2 },
+    { key: 'pi', label: 'Principal & interest', unit: 'currency', decimals: 2 },
+    { key: 'ltv', label: 'Loan-to-value', unit: '%', decimals: 1 },
+  ],
+  compute(values, system) {
+    const price = readNumber(values, homePrice, system);
+    const down = readNumber(values, downPayment, system);
+    const rate = readNumber(values, annualRate, system);
+    const years = readNumber(values, termYears, system);
+    const taxRate = readNumber(values, propertyTaxRate, system);
+    const insurance = readNumber(values, insuranceYear, system);
+    const hoa = readNumber(values, hoaMonth, system);
+    if (price === null || down === null || rate === null || years === null) return null;
+    if (taxRate === null || insurance === null || hoa === null) return null;
+    if (down > price) return null;
+    const principal = price - down;
+    const pi = monthlyPayment(principal, rate, years * 12);
+    const monthly = pi + (price * taxRate) / 100 / 12 + insurance / 12 + hoa;
+    return { monthly, pi, ltv: (principal / price) * 100 };
+  },
+  notes: 'PITI = principal, interest, taxes, insurance. Property tax is charged on the home price.',
+};

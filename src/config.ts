@@ -1,0 +1,124 @@
+import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
+
+export type Plan = 'free' | 'base' | 'extra';
+export const PLANS: readonly Plan[] = ['free', 'base', 'extra'];
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Base URL that embed snippets and the demo page point at. */
+  publicUrl: string | null;
+  signupDisabled: boolean;
+  /** Given by the operator; otherwise generated into the data directory. */
+  jwtSecret: string | null;
+  jwtLifetimeSeconds: number;
+  trustProxy: readonly string[];
+  quotas: Readonly<Record<Plan, number>>;
+  webhookAllowCidrs: readonly string[];
+  demo: boolean;
+}
+
+/** The flags `calc serve` accepts; each falls back to its environment variable. */
+export interface ServeFlags {
+  host?: string;
+  port?: number;
+  data?: string;
+  'public-url'?: string;
+  'disable-signup'?: boolean;
+  'trust-proxy'?: string;
+  'quota-free'?: number;
+  'quota-base'?: number;
+  'quota-extra'?: number;
+  demo?: boolean;
+}
+
+export const DEFAULT_QUOTAS: Readonly<Record<Plan, number>> = { free: 1_000, base: 100_000, extra: 1_000_000 };
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The only reader of the environment for server settings: flags win over
+ * variables, everything is validated, and the result is frozen.
+ */
+export function loadServerConfig(flags: ServeFlags, env: Env = process.env): ServerConfig {
+  const host = flags.host ?? env.CALC_HOST ?? '127.0.0.1';
+  const port = integer('port', flags.port ?? env.CALC_PORT ?? 8787, 0, 65535);
+  const publicUrl = flags['public-url'] ?? env.CALC_PUBLIC_URL ?? null;
+  if (publicUrl !== null) checkPublicUrl(publicUrl);
+  const config: ServerConfig = {
+    host,
+    port,
+    dataDir: resolve(flags.data ?? env.CALC_DATA_DIR ?? './data'),
+    publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
+    signupDisabled: flags['disable-signup'] ?? truthy(env.CALC_DISABLE_SIGNUP),
+    jwtSecret: nonEmpty(env.CALC_JWT_SECRET),
+    jwtLifetimeSeconds: integer('CALC_JWT_LIFETIME', env.CALC_JWT_LIFETIME ?? 7 * 24 * 3600, 60, 365 * 24 * 3600),
+    trustProxy: cidrList('trust-proxy', flags['trust-proxy'] ?? env.CALC_TRUST_PROXY),
+    quotas: readQuotas(flags, env),
+    webhookAllowCidrs: cidrList('CALC_WEBHOOK_ALLOW_CIDRS', env.CALC_WEBHOOK_ALLOW_CIDRS),
+    demo: flags.demo ?? false,
+  };
+  if (config.jwtSecret !== null && config.jwtSecret.length < 32) {
+    throw new ConfigError('CALC_JWT_SECRET must be at least 32 characters long.');
+  }
+  return Object.freeze(config);
+}
+
+/** The data directory for operator commands: `--data`, else `CALC_DATA_DIR`, else `./data`. */
+export function dataDirFrom(flag: string | undefined, env: Env = process.env): string {
+  return resolve(flag ?? env.CALC_DATA_DIR ?? './data');
+}
+
+/** Monthly load quotas per plan: flags, else `CALC_QUOTA_*`, else the defaults. */
+export function readQuotas(flags: ServeFlags = {}, env: Env = process.env): Record<Plan, number> {
+  return {
+    free: integer('quota-free', flags['quota-free'] ?? env.CALC_QUOTA_FREE ?? DEFAULT_QUOTAS.free, 0),
+    base: integer('quota-base', flags['quota-base'] ?? env.CALC_QUOTA_BASE ?? DEFAULT_QUOTAS.base, 0),
+    extra: integer('quota-extra', flags['quota-extra'] ?? env.CALC_QUOTA_EXTRA ?? DEFAULT_QUOTAS.extra, 0),
+  };
+}
+
+function integer(name: string, value: string | number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}".`);
+  }
+  return n;
+}
+
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
+}
+
+function nonEmpty(value: string | undefined): string | null {
+  return value !== undefined && value.trim() !== '' ? value : null;
+}
+
+function cidrList(name: string, value: string | undefined): string[] {
+  if (!value || value.trim() === '') return [];
+  return value.split(',').map((entry) => {
+    const cidr = entry.trim();
+    try {
+      ipaddr.parseCIDR(cidr.includes('/') ? cidr : `${cidr}/${cidr.includes(':') ? 128 : 32}`);
+    } catch {
+      throw new ConfigError(`${name}: "${cidr}" is not a CIDR such as 10.0.0.0/8 or fd00::/8.`);
+    }
+    return cidr.includes('/') ? cidr : `${cidr}/${cidr.includes(':') ? 128 : 32}`;
+  });
+}
+
+function checkPublicUrl(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`public URL "${value}" is not an absolute URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`public URL "${value}" must use http or https.`);
+  }
+}

@@ -1,0 +1,55 @@
+import { AppError, invalidRequest } from '../errors.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** 413 before anything is read when the declared size is already too large. */
+export function declaredTooLarge(request: Request): boolean {
+  const length = request.headers.get('content-length');
+  return length !== null && (!/^\d+$/.test(length) || Number(length) > MAX_BODY_BYTES);
+}
+
+export function payloadTooLarge(): AppError {
+  return new AppError('payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`);
+}
+
+/**
+ * Reads and parses a JSON body with a hard byte cap (chunked bodies declare no size).
+ * `text/plain` is accepted where `allowTextPlain` is set: the widget sends a CORS
+ * "simple request" so browsers skip the preflight.
+ */
+export async function parseJsonBody(request: Request, contentType: string, allowTextPlain: boolean): Promise<unknown> {
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  const accepted = type === 'application/json' || (allowTextPlain && type === 'text/plain');
+  const text = await readCapped(request);
+  if (text.length === 0) return undefined;
+  if (!accepted) {
+    throw invalidRequest(`Send the body as JSON with Content-Type: application/json${allowTextPlain ? ' (or text/plain)' : ''}.`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidRequest('The request body is not valid JSON.');
+  }
+}
+
+async function readCapped(request: Request): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw payloadTooLarge();
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw invalidRequest('The request body is not valid UTF-8.');
+  }
+}

@@ -1,0 +1,64 @@
+import { createApp } from './app.ts';
+import type { ServerConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { seedDemo, type DemoCredentials } from './modules/pages/demo.ts';
+import { loadOrCreateSecret } from './secrets.ts';
+
+export interface RunningServer {
+  url: string;
+  demo: DemoCredentials | null;
+  /** Stops accepting, lets in-flight requests finish, flushes counters, closes the store. */
+  stop(): Promise<void>;
+}
+
+const FLUSH_INTERVAL_MS = 1000;
+
+/** `calc serve`: config → open db (migrations embedded) → app → listen. */
+export async function startServer(config: ServerConfig, logger: Logger = createLogger()): Promise<RunningServer> {
+  const database = openDatabase(config.dataDir);
+  const jwtSecret = config.jwtSecret ?? loadOrCreateSecret(config.dataDir, 'jwt-secret');
+  if (config.webhookAllowCidrs.length > 0) {
+    logger.warn('CALC_WEBHOOK_ALLOW_CIDRS is set: webhooks may reach these non-public ranges. Use this for tests and local development only.', {
+      cidrs: config.webhookAllowCidrs,
+    });
+  }
+  let listenUrl = '';
+  const { app, usage, accounts, domains } = createApp({ config, database, jwtSecret, logger, fallbackPublicUrl: () => listenUrl });
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 1024 * 1024 });
+  const server = app.server;
+  if (!server) throw new Error('the server did not start');
+  listenUrl = `http://${server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}`;
+
+  const demo = config.demo ? await seedDemo({ accounts, domains, now: () => new Date() }, demoOrigins(config.publicUrl ?? listenUrl)) : null;
+
+  const flushTimer = setInterval(() => {
+    try {
+      usage.flush();
+      usage.prune(new Date().toISOString().slice(0, 7));
+    } catch (error) {
+      logger.error('usage flush failed; will retry', { error: String(error) });
+    }
+  }, FLUSH_INTERVAL_MS);
+
+  let stopping: Promise<void> | null = null;
+  return {
+    url: config.publicUrl ?? listenUrl,
+    demo,
+    stop: () =>
+      (stopping ??= (async () => {
+        clearInterval(flushTimer);
+        await app.stop(false);
+        usage.flush();
+        database.close();
+      })()),
+  };
+}
+
+/** The demo page's origin, plus its localhost twin so either address works in a browser. */
+function demoOrigins(baseUrl: string): string[] {
+  const url = new URL(baseUrl);
+  const origins = [url.origin];
+  if (url.hostname === '127.0.0.1') origins.push(`${url.protocol}//localhost${url.port ? `:${url.port}` : ''}`);
+  return origins;
+}

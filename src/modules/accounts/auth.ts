@@ -1,0 +1,22 @@
+import { Elysia } from 'elysia';
+import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
+import { AppError } from '../../errors.ts';
+import type { TokenService } from './tokens.ts';
+
+/**
+ * Resolves `account` from `Authorization: Bearer <JWT>` for owner routes. The account
+ * (and so its plan) is read from the store on every request: a token never carries
+ * the plan, so a downgrade is effective immediately. Scoped, so it guards the routes
+ * of the module that uses it and nothing else.
+ */
+export function ownerAuth(deps: { tokens: TokenService; accounts: AccountsStore }) {
+  return new Elysia().resolve({ as: 'scoped' }, async ({ headers }): Promise<{ account: AccountRow }> => {
+    const header = headers.authorization;
+    const match = header ? /^Bearer ([A-Za-z0-9_\-.]{1,4096})$/.exec(header) : null;
+    if (!match?.[1]) throw new AppError('unauthorized', 'Sign in and send the token as Authorization: Bearer <token>.');
+    const accountId = await deps.tokens.verify(match[1]);
+    const account = accountId ? deps.accounts.findById(accountId) : undefined;
+    if (!account) throw new AppError('unauthorized', 'The session token is invalid or has expired. Sign in again.');
+    return { account };
+  });
+}

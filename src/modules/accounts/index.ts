@@ -1,0 +1,62 @@
+import { Elysia } from 'elysia';
+import type { ServerConfig } from '../../config.ts';
+import type { AccountsStore } from '../../db/accounts-store.ts';
+import { AppError } from '../../errors.ts';
+import { ErrorResponse } from '../../http/model.ts';
+import type { UsageCounter } from '../../usage/counter.ts';
+import { periodOf } from '../../usage/counter.ts';
+import { ownerAuth } from './auth.ts';
+import type { LoginLimiter } from './login-limiter.ts';
+import { AccountEnvelope, AccountOverview, Credentials, Session } from './model.ts';
+import { authenticate, createAccount, rotateApiKey, toAccountJson } from './service.ts';
+import type { TokenService } from './tokens.ts';
+
+export interface AccountsModuleDeps {
+  config: ServerConfig;
+  accounts: AccountsStore;
+  tokens: TokenService;
+  limiter: LoginLimiter;
+  usage: UsageCounter;
+  now: () => Date;
+  clientIp: (request: Request) => string;
+  publicUrl: () => string;
+}
+
+/** Sign-up, sign-in, the account overview and key rotation. */
+export function accountsModule(deps: AccountsModuleDeps) {
+  const session = async (row: Parameters<typeof toAccountJson>[0]) => ({ ...(await deps.tokens.issue(row.id)), account: toAccountJson(row) });
+
+  return new Elysia({ tags: ['accounts'] })
+    .post(
+      '/v1/auth/signup',
+      async ({ body, set }) => {
+        if (deps.config.signupDisabled) throw new AppError('signup_disabled', 'Sign-up is disabled on this server; ask its operator for an account.');
+        const row = await createAccount(deps, body);
+        set.status = 201;
+        return session(row);
+      },
+      { body: Credentials, response: { 201: Session, 400: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse }, detail: { summary: 'Create an account' } },
+    )
+    .post('/v1/auth/login', async ({ body, request }) => session(await authenticate(deps, body, deps.clientIp(request))), {
+      body: Credentials,
+      response: { 200: Session, 401: ErrorResponse, 429: ErrorResponse },
+      detail: { summary: 'Sign in and get a session token' },
+    })
+    .use(ownerAuth(deps))
+    .get(
+      '/v1/account',
+      ({ account }) => {
+        const period = periodOf(deps.now());
+        return {
+          account: toAccountJson(account),
+          usage: { period, used: deps.usage.used(account.id, period), limit: deps.config.quotas[account.plan] },
+          publicUrl: deps.publicUrl(),
+        };
+      },
+      { response: { 200: AccountOverview, 401: ErrorResponse }, detail: { summary: 'The signed-in account, its plan and usage', security: [{ bearer: [] }] } },
+    )
+    .post('/v1/account/rotate-api-key', ({ account }) => ({ account: toAccountJson(rotateApiKey(deps, account.id)) }), {
+      response: { 200: AccountEnvelope, 401: ErrorResponse },
+      detail: { summary: 'Replace the API key; the old key stops working at once', security: [{ bearer: [] }] },
+    });
+}

@@ -1,0 +1,37 @@
+import { t, type Static } from 'elysia';
+
+export const Credentials = t.Object(
+  {
+    email: t.String({ minLength: 3, maxLength: 254, description: 'Sign-in email address' }),
+    password: t.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters' }),
+  },
+  { additionalProperties: false },
+);
+
+export const Account = t.Object({
+  id: t.String(),
+  email: t.String(),
+  plan: t.Union([t.Literal('free'), t.Literal('base'), t.Literal('extra')]),
+  apiKey: t.String({ description: 'Public widget key (pk_…): embedded in pages, not secret' }),
+  createdAt: t.String({ format: 'date-time' }),
+});
+
+export const Session = t.Object({
+  token: t.String({ description: 'JWT for Authorization: Bearer …' }),
+  expiresAt: t.String({ format: 'date-time' }),
+  account: Account,
+});
+
+export const AccountOverview = t.Object({
+  account: Account,
+  usage: t.Object({
+    period: t.String({ description: 'Calendar month in UTC, YYYY-MM' }),
+    used: t.Integer(),
+    limit: t.Integer(),
+  }),
+  publicUrl: t.String({ description: 'Base URL for embed snippets' }),
+});
+
+export type AccountJson = Static<typeof Account>;
+
+export const AccountEnvelope = t.Object({ account: Account });

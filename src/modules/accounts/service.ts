@@ -1,0 +1,79 @@
+import type { Plan } from '../../config.ts';
+import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
+import { AppError, invalidRequest } from '../../errors.ts';
+import { newAccountId, newApiKey } from '../../secrets.ts';
+import type { LoginLimiter } from './login-limiter.ts';
+import type { AccountJson } from './model.ts';
+
+export interface AccountsDeps {
+  accounts: AccountsStore;
+  now: () => Date;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function toAccountJson(row: AccountRow): AccountJson {
+  return { id: row.id, email: row.email, plan: row.plan, apiKey: row.apiKey, createdAt: row.createdAt };
+}
+
+export function normaliseEmail(email: string): string {
+  const normalised = email.trim().toLowerCase();
+  if (!EMAIL.test(normalised) || normalised.length > 254) throw invalidRequest('email must be an email address such as owner@shop.example.');
+  return normalised;
+}
+
+export function checkPassword(password: string): void {
+  if (password.length < 10) throw invalidRequest('password must be at least 10 characters long.');
+  if (password.length > 1024) throw invalidRequest('password must be at most 1024 characters long.');
+}
+
+/** Creates an account (signup, operator command, demo seed); 409 when the email is taken. */
+export async function createAccount(deps: AccountsDeps, input: { email: string; password: string; plan?: Plan }): Promise<AccountRow> {
+  const email = normaliseEmail(input.email);
+  checkPassword(input.password);
+  const row: AccountRow = {
+    id: newAccountId(),
+    email,
+    passwordHash: await Bun.password.hash(input.password, { algorithm: 'argon2id' }),
+    plan: input.plan ?? 'free',
+    apiKey: newApiKey(),
+    createdAt: deps.now().toISOString(),
+  };
+  if (!deps.accounts.insert(row)) throw new AppError('email_taken', 'An account with this email already exists.');
+  return row;
+}
+
+let timingHash: Promise<string> | undefined;
+
+/**
+ * Checks credentials; unknown emails verify against a throwaway hash so both failures
+ * take similar time and give the same answer (no account enumeration).
+ */
+export async function authenticate(
+  deps: AccountsDeps & { limiter: LoginLimiter },
+  input: { email: string; password: string },
+  clientIp: string,
+): Promise<AccountRow> {
+  const email = input.email.trim().toLowerCase();
+  const keys = [`email:${email}`, `ip:${clientIp}`];
+  const wait = deps.limiter.retryAfter(keys);
+  if (wait !== null) {
+    throw new AppError('rate_limited', `Too many failed sign-ins. Try again in ${wait} seconds.`, undefined, { 'Retry-After': String(wait) });
+  }
+  const row = deps.accounts.findByEmail(email);
+  timingHash ??= Bun.password.hash('timing-equaliser-password', { algorithm: 'argon2id' });
+  const ok = await Bun.password.verify(input.password, row?.passwordHash ?? (await timingHash));
+  if (!row || !ok) {
+    deps.limiter.fail(keys);
+    throw new AppError('invalid_credentials', 'Email or password is wrong.');
+  }
+  deps.limiter.succeed(`email:${email}`);
+  return row;
+}
+
+export function rotateApiKey(deps: AccountsDeps, accountId: string): AccountRow {
+  deps.accounts.setApiKey(accountId, newApiKey());
+  const row = deps.accounts.findById(accountId);
+  if (!row) throw new AppError('unauthorized', 'The account no longer exists. Sign in again.');
+  return row;
+}

@@ -1,0 +1,28 @@
+import { Elysia, t } from 'elysia';
+import { calculators, getCalculator } from '../../calculators/index.ts';
+import { toPublic } from '../../calculators/definition.ts';
+import { AppError } from '../../errors.ts';
+import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
+
+const Definition = t.Record(t.String(), t.Unknown(), { description: 'id, title, unit systems, fields (key, label, unit, min, max, default), results' });
+
+// The catalogue never changes while the server runs: serialise it once.
+const catalogue = { calculators: calculators.map(toPublic) as unknown as Record<string, unknown>[] };
+
+/** The public catalogue: which calculators exist and their fields. */
+export function calculatorsModule() {
+  return new Elysia({ tags: ['calculators'] })
+    .get('/v1/calculators', () => catalogue, {
+      response: { 200: t.Object({ calculators: t.Array(Definition) }) },
+      detail: { summary: 'List every calculator with its public definition' },
+    })
+    .get(
+      '/v1/calculators/:calcId',
+      ({ params }) => {
+        const calculator = getCalculator(params.calcId);
+        if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${params.calcId}".`);
+        return { calculator: toPublic(calculator) as unknown as Record<string, unknown> };
+      },
+      { params: CalcIdParam, response: { 200: t.Object({ calculator: Definition }), 400: ErrorResponse, 404: ErrorResponse }, detail: { summary: 'One calculator\'s public definition' } },
+    );
+}

@@ -1,0 +1,37 @@
+import { Elysia } from 'elysia';
+import type { AccountsStore } from '../../db/accounts-store.ts';
+import { ErrorResponse } from '../../http/model.ts';
+import { ownerAuth } from '../accounts/auth.ts';
+import type { TokenService } from '../accounts/tokens.ts';
+import { DomainBody, DomainEnvelope, DomainList } from './model.ts';
+import { addDomain, listDomains, removeDomain, type DomainsDeps } from './service.ts';
+
+const bearer = [{ bearer: [] }];
+
+/** Owner routes for the origins allowed to embed the account's widgets. */
+export function domainsModule(deps: DomainsDeps & { tokens: TokenService; accounts: AccountsStore }) {
+  return new Elysia({ tags: ['domains'] })
+    .use(ownerAuth(deps))
+    .get('/v1/domains', ({ account }) => ({ domains: listDomains(deps, account.id) }), {
+      response: { 200: DomainList, 401: ErrorResponse },
+      detail: { summary: 'List active domains and pending requests', security: bearer },
+    })
+    .post(
+      '/v1/domains',
+      ({ account, body, set }) => {
+        const { domain, created } = addDomain(deps, account.id, body.domain);
+        set.status = created ? 201 : 200;
+        return { domain };
+      },
+      {
+        body: DomainBody,
+        response: { 200: DomainEnvelope, 201: DomainEnvelope, 400: ErrorResponse, 401: ErrorResponse },
+        detail: { summary: 'Add an origin, or approve a pending request for it', security: bearer },
+      },
+    )
+    .delete('/v1/domains', ({ account, body }) => ({ domain: removeDomain(deps, account.id, body.domain) }), {
+      body: DomainBody,
+      response: { 200: DomainEnvelope, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+      detail: { summary: 'Remove an origin or a pending request', security: bearer },
+    });
+}

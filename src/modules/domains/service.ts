@@ -1,0 +1,80 @@
+import type { DomainRow, DomainsStore } from '../../db/domains-store.ts';
+import { AppError, invalidRequest } from '../../errors.ts';
+import { matchingOrigins, normaliseOrigin } from './origin.ts';
+
+export const MAX_PENDING_DOMAINS = 20;
+
+export interface DomainsDeps {
+  domains: DomainsStore;
+  now: () => Date;
+}
+
+export interface DomainJson {
+  domain: string;
+  status: DomainRow['status'];
+  createdAt: string;
+}
+
+const toJson = (row: DomainRow): DomainJson => ({ domain: row.origin, status: row.status, createdAt: row.createdAt });
+
+export function listDomains(deps: DomainsDeps, accountId: string): DomainJson[] {
+  return deps.domains.list(accountId).map(toJson);
+}
+
+/** Owner adds (or approves) an origin. `created` tells 201 from 200. */
+export function addDomain(deps: DomainsDeps, accountId: string, raw: string): { domain: DomainJson; created: boolean } {
+  const { origin } = normaliseOrigin(raw);
+  return deps.domains.transaction(() => {
+    const existing = deps.domains.find(accountId, origin);
+    if (existing?.status === 'active') return { domain: toJson(existing), created: false };
+    if (existing) {
+      deps.domains.activate(accountId, origin);
+      return { domain: toJson({ ...existing, status: 'active' }), created: true };
+    }
+    const row: DomainRow = { accountId, origin, status: 'active', createdAt: deps.now().toISOString() };
+    deps.domains.insert(row);
+    return { domain: toJson(row), created: true };
+  });
+}
+
+export function removeDomain(deps: DomainsDeps, accountId: string, raw: string): DomainJson {
+  const { origin } = normaliseOrigin(raw);
+  return deps.domains.transaction(() => {
+    const existing = deps.domains.find(accountId, origin);
+    if (!existing || !deps.domains.remove(accountId, origin)) {
+      throw new AppError('domain_not_found', `${origin} is not registered for this account.`);
+    }
+    return toJson(existing);
+  });
+}
+
+/**
+ * A page asks for its origin to be registered. The API key is public, so this only
+ * records a pending request that the owner approves; the cap keeps a stranger with the
+ * key from filling the owner's list.
+ */
+export function requestDomain(deps: DomainsDeps, accountId: string, raw: string): { domain: DomainJson; created: boolean } {
+  const { origin, wildcard } = normaliseOrigin(raw);
+  if (wildcard) throw invalidRequest('Wildcard origins can only be added by the account owner.');
+  return deps.domains.transaction(() => {
+    const existing = deps.domains.find(accountId, origin);
+    if (existing) return { domain: toJson(existing), created: false };
+    if (deps.domains.countPending(accountId) >= MAX_PENDING_DOMAINS) {
+      throw new AppError('too_many_pending_domains', `This account already has ${MAX_PENDING_DOMAINS} pending domain requests; the owner must approve or remove some first.`);
+    }
+    const row: DomainRow = { accountId, origin, status: 'pending', createdAt: deps.now().toISOString() };
+    deps.domains.insert(row);
+    return { domain: toJson(row), created: true };
+  });
+}
+
+/** How the widget routes see an origin: active (exactly or by wildcard), pending, or unknown. */
+export function originStatus(deps: Pick<DomainsDeps, 'domains'>, accountId: string, origin: string): 'active' | 'pending' | 'none' {
+  let pending = false;
+  for (const candidate of matchingOrigins(origin)) {
+    const status = deps.domains.status(accountId, candidate);
+    if (status === 'active') return 'active';
+    if (status === 'pending') pending = true;
+  }
+  return pending ? 'pending' : 'none';
+}

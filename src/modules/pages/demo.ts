@@ -1,0 +1,26 @@
+import type { AccountsDeps } from '../accounts/service.ts';
+import { createAccount } from '../accounts/service.ts';
+import type { DomainsDeps } from '../domains/service.ts';
+import { addDomain } from '../domains/service.ts';
+import { randomBase62 } from '../../secrets.ts';
+
+export const DEMO_EMAIL = 'demo@calc.example';
+
+export interface DemoCredentials {
+  email: string;
+  password: string;
+  apiKey: string;
+  origins: string[];
+}
+
+/**
+ * Seeds, on an empty database only, a demo account on the Extra plan whose page origins
+ * are registered, so the demo page works at once. Returns null when anything exists.
+ */
+export async function seedDemo(deps: AccountsDeps & DomainsDeps, origins: string[]): Promise<DemoCredentials | null> {
+  if (deps.accounts.count() > 0) return null;
+  const password = randomBase62(20);
+  const account = await createAccount(deps, { email: DEMO_EMAIL, password, plan: 'extra' });
+  const added = [...new Set(origins)].map((origin) => addDomain(deps, account.id, origin).domain.domain);
+  return { email: DEMO_EMAIL, password, apiKey: account.apiKey, origins: added };
+}

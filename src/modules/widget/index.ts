@@ -1,0 +1,54 @@
+import { Elysia } from 'elysia';
+import { toPublic } from '../../calculators/definition.ts';
+import type { CalculatorDefinition, FieldValues } from '../../calculators/definition.ts';
+import type { AccountRow } from '../../db/accounts-store.ts';
+import { ErrorResponse } from '../../http/model.ts';
+import { DomainEnvelope, RegisterDomainBody } from '../domains/model.ts';
+import { normaliseOrigin } from '../domains/origin.ts';
+import { requestDomain } from '../domains/service.ts';
+import { LoadAnswer, VerifyAnswer, WidgetBody } from './model.ts';
+import { accountForKey, authoriseWidget, checkOriginHeader, useQuota, type WidgetDeps } from './service.ts';
+
+/** Fetches pre-fill values for a load; the webhook issue plugs the guarded pull in here. */
+export type Prefill = (account: AccountRow, calculator: CalculatorDefinition) => Promise<FieldValues>;
+
+const widgetErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
+
+/** Routes a third-party page calls with the public API key in the body. */
+export function widgetModule(deps: WidgetDeps & { prefill: Prefill }) {
+  return new Elysia({ tags: ['widget'] })
+    .post(
+      '/v1/widget/verify',
+      ({ body, headers }) => {
+        const { account, calculator } = authoriseWidget(deps, body, headers.origin ?? null);
+        useQuota(deps, account, false);
+        return { ok: true as const, calcId: calculator.id };
+      },
+      { body: WidgetBody, response: { 200: VerifyAnswer, ...widgetErrors }, detail: { summary: 'Check that a page may show a calculator (does not count a load)' } },
+    )
+    .post(
+      '/v1/widget/load',
+      async ({ body, headers }) => {
+        const { account, calculator } = authoriseWidget(deps, body, headers.origin ?? null);
+        useQuota(deps, account, true);
+        return { calcId: calculator.id, calculator: toPublic(calculator) as unknown as Record<string, unknown>, values: await deps.prefill(account, calculator) };
+      },
+      { body: WidgetBody, response: { 200: LoadAnswer, ...widgetErrors }, detail: { summary: 'Load a calculator with its pre-filled values (counts one load)' } },
+    )
+    .post(
+      '/v1/widget/register-domain',
+      ({ body, headers, set }) => {
+        const { origin } = normaliseOrigin(body.domain);
+        const account = accountForKey(deps, body.apiKey);
+        checkOriginHeader(origin, headers.origin ?? null);
+        const { domain } = requestDomain(deps, account.id, origin);
+        set.status = domain.status === 'active' ? 200 : 202;
+        return { domain };
+      },
+      {
+        body: RegisterDomainBody,
+        response: { 200: DomainEnvelope, 202: DomainEnvelope, ...widgetErrors },
+        detail: { summary: 'Ask the owner to approve this page\'s origin (records a pending domain)' },
+      },
+    );
+}
