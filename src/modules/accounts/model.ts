@@ -4,8 +4,7 @@ export const Credentials = t.Object(
   {
     email: t.String({ minLength: 3, maxLength: 254, description: 'Sign-in email address' }),
     password: t.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters' }),
-  },
-  { additionalProperties: false },
+  }
 );
 
 export const Account = t.Object({

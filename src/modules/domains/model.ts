@@ -1,6 +1,6 @@
 import { t } from 'elysia';
 
-export const DomainBody = t.Object({ domain: t.String({ maxLength: 300, description: 'An origin: http(s)://host[:port]; owners may use a leading *.' }) }, { additionalProperties: false });
+export const DomainBody = t.Object({ domain: t.String({ maxLength: 300, description: 'An origin: http(s)://host[:port]; owners may use a leading *.' }) });
 
 export const Domain = t.Object({
   domain: t.String(),

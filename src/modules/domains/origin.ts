@@ -33,7 +33,7 @@ export function normaliseOrigin(raw: string): NormalisedOrigin {
   const wildcard = host.startsWith('*.');
   const rest = wildcard ? host.slice(2) : host;
   if (rest.includes('*')) throw invalidRequest('a wildcard is only allowed as the whole first label, as in https://*.shop.example.');
-  if (wildcard && (!rest.includes('.') || rest.startsWith('[') || /^[\d.]+$/.test(rest))) {
+  if (wildcard && (rest.replace(/\.$/, '').split('.').length < 2 || rest.startsWith('[') || /^[\d.]+$/.test(rest))) {
     throw invalidRequest('a wildcard needs a domain of at least two labels, as in https://*.shop.example.');
   }
   return { origin: `${url.protocol}//${url.host}`, wildcard };

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dir, '..', '..');
+export const BUN = process.execPath;
+export const COMPILED = join(ROOT, 'dist', 'calc');
+export const SOURCE_CLI = [BUN, join(ROOT, 'cli', 'bin.ts')];
+
+/**
+ * Starts `calc serve --port 0` (the compiled executable or the sources) and waits for
+ * the line that says where it listens. Stopped with SIGTERM at the end of the scope.
+ */
+export async function startServe(command: string[], args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn([...command, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const stdout = proc.stdout.getReader();
+  let seen = '';
+  const decoder = new TextDecoder();
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${seen}`)), 15_000);
+    (async () => {
+      for (;;) {
+        const { done, value } = await stdout.read();
+        if (done) break;
+        seen += decoder.decode(value);
+        const match = /http:\/\/[^\s]+:\d+/.exec(seen);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[0]);
+          return;
+        }
+      }
+      clearTimeout(timer);
+      reject(new Error(`server exited before listening: ${seen}`));
+    })();
+  });
+  // Keep draining stdout so the child never blocks on a full pipe.
+  const rest = (async () => {
+    for (;;) {
+      const { done, value } = await stdout.read();
+      if (done) return;
+      seen += decoder.decode(value);
+    }
+  })();
+  const stderrText = new Response(proc.stderr).text();
+  return {
+    url,
+    proc,
+    stdout: () => seen,
+    /** SIGTERM and wait; returns the exit code and the structured log lines. */
+    async stop(): Promise<{ exitCode: number | null; stderr: string }> {
+      proc.kill('SIGTERM');
+      const exitCode = await proc.exited;
+      await rest;
+      return { exitCode, stderr: await stderrText };
+    },
+    async [Symbol.asyncDispose]() {
+      if (proc.exitCode === null) {
+        proc.kill('SIGTERM');
+        await proc.exited;
+      }
+    },
+  };
+}
+
+/** Runs a CLI command to completion and returns its output and exit code. */
+export async function runCommand(command: string[], args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) {
+  const proc = Bun.spawn([...command, ...args], {
+    env: { ...process.env, ...options.env },
+    stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, exitCode };
+}

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { createApp, type AppOptions } from '../../src/app.ts';
+import { loadServerConfig, type ServeFlags } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/client.ts';
+import { createLogger } from '../../src/logger.ts';
+import { tempDir } from './temp-dir.ts';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-0123456789';
+
+export interface TestAppOptions {
+  flags?: ServeFlags;
+  env?: Record<string, string>;
+  now?: () => Date;
+  prefill?: AppOptions['prefill'];
+}
+
+/**
+ * The real app on a real SQLite file in a temp dir with the real migrations; requests
+ * go through `app.handle`. Log lines are captured so tests can check what is logged.
+ */
+export function testApp(options: TestAppOptions = {}) {
+  const dir = tempDir();
+  const config = loadServerConfig({ data: join(dir.path, 'data'), ...options.flags }, { ...options.env });
+  const database = openDatabase(config.dataDir);
+  const logs: string[] = [];
+  const built = createApp({
+    config,
+    database,
+    jwtSecret: TEST_JWT_SECRET,
+    now: options.now,
+    prefill: options.prefill,
+    logger: createLogger((line) => logs.push(line)),
+  });
+
+  async function request(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; token?: string } = {}) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    let body: string | undefined;
+    if (init.body !== undefined) {
+      body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await built.app.handle(new Request(`http://calc.test${path}`, { method, headers, body }));
+    const text = await response.text();
+    let json: any;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  }
+
+  let counter = 0;
+  /** Signs up a fresh account and returns its token, key and id. */
+  async function signup(email = `owner${++counter}-${Math.random().toString(36).slice(2, 8)}@shop.example`, password = 'correct horse battery') {
+    const res = await request('POST', '/v1/auth/signup', { body: { email, password } });
+    if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.text}`);
+    return { token: res.json.token as string, apiKey: res.json.account.apiKey as string, id: res.json.account.id as string, email, password };
+  }
+
+  return {
+    ...built,
+    config,
+    database,
+    dir: dir.path,
+    logs,
+    request,
+    signup,
+    [Symbol.dispose]() {
+      database.close();
+      dir[Symbol.dispose]();
+    },
+  };
+}
+
+export type TestApp = ReturnType<typeof testApp>;
