@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dir, '..', '..');
@@ -75,4 +76,32 @@ export async function runCommand(command: string[], args: string[], options: { e
   });
   const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { stdout, stderr, exitCode };
+}
+
+/**
+ * Builds `dist/calc` when it is missing or older than the sources, so e2e tests always
+ * run the executable of the code under test.
+ */
+export async function ensureCompiled(): Promise<string> {
+  const newest = newestSourceMtime();
+  if (!existsSync(COMPILED) || statSync(COMPILED).mtimeMs < newest) {
+    const build = Bun.spawnSync([BUN, join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
+    if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stdout.toString()}${build.stderr.toString()}`);
+  }
+  return COMPILED;
+}
+
+function newestSourceMtime(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (!existsSync(path)) continue;
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const dir of ['src', 'cli', 'widget', 'migrations']) walk(join(ROOT, dir));
+  newest = Math.max(newest, statSync(join(ROOT, 'package.json')).mtimeMs);
+  return newest;
 }
