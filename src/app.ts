@@ -5,6 +5,7 @@ import type { OpenDatabase } from './db/client.ts';
 import { createAccountsStore } from './db/accounts-store.ts';
 import { createDomainsStore } from './db/domains-store.ts';
 import { createUsageStore } from './db/usage-store.ts';
+import { createWidgetConfigStore } from './db/widget-config-store.ts';
 import { AppError, errorBody } from './errors.ts';
 import { declaredTooLarge, parseJsonBody, payloadTooLarge } from './http/body.ts';
 import { createClientIpResolver } from './http/client-ip.ts';
@@ -19,14 +20,29 @@ import { domainsModule } from './modules/domains/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { pagesModule } from './modules/pages/index.ts';
 import { widgetModule, type Prefill } from './modules/widget/index.ts';
+import { createHeaderCipher } from './modules/widget-config/header-cipher.ts';
+import { widgetConfigModule } from './modules/widget-config/index.ts';
+import { pullWebhook, type PullDeps } from './modules/widget-config/pull.ts';
+import { createStatusLog } from './modules/widget-config/status-log.ts';
+import { widgetScriptModule } from './modules/widget-script/index.ts';
 import { createUsageCounter } from './usage/counter.ts';
+import { createAddressPolicy } from './webhook/address-policy.ts';
+import { createInFlightLimiter } from './webhook/in-flight.ts';
+import { systemResolver, type Resolver } from './webhook/url-check.ts';
+import pkg from '../package.json' with { type: 'json' };
 
 export interface AppOptions {
   config: ServerConfig;
   database: OpenDatabase;
   jwtSecret: Uint8Array | string;
+  /** 32 bytes: encrypts webhook header values at rest. */
+  headerKey: Uint8Array;
+  /** The webhook guard's DNS lookup (tests pass their own) and time budget. */
+  resolve?: Resolver;
+  webhookTimeoutMs?: number;
   now?: () => Date;
   logger?: Logger;
+  /** Replaces the webhook pull as the source of pre-fill values (widget tests). */
   prefill?: Prefill;
   /** The base URL when the operator gave none (the listen address, known after listen). */
   fallbackPublicUrl?: () => string;
@@ -51,12 +67,28 @@ export function createApp(options: AppOptions) {
   const requestLog = createRequestLog(logger);
   const resolveClientIp = createClientIpResolver(config.trustProxy);
   const publicUrl = () => config.publicUrl ?? options.fallbackPublicUrl?.() ?? `http://${config.host}:${config.port}`;
-  const prefill: Prefill = options.prefill ?? (async () => ({}));
+  const configs = createWidgetConfigStore(options.database.db);
+  const statusLog = createStatusLog(configs);
+  const webhook: PullDeps = {
+    configs,
+    cipher: createHeaderCipher(options.headerKey),
+    statusLog,
+    limiter: createInFlightLimiter({ perAccount: 8, total: 512 }),
+    resolve: options.resolve ?? systemResolver,
+    policy: createAddressPolicy({ allowCidrs: [...config.webhookAllowCidrs] }),
+    logger,
+    now,
+    userAgent: `calc-webhook/${pkg.version} (+${config.publicUrl ?? 'self-hosted'})`,
+    timeoutMs: options.webhookTimeoutMs,
+  };
+  const prefill: Prefill = options.prefill ?? (async (account, calculator) => (await pullWebhook(webhook, account, calculator)).values);
   // The peer address is known to the server only once it listens.
   let peerOf = (_request: Request): string | undefined => undefined;
   const clientIp = (request: Request): string => resolveClientIp(peerOf(request), request.headers.get('x-forwarded-for'));
 
-  const app = new Elysia()
+  // 'typebox' normalisation: the default mirror turns a non-object where an object of
+  // optional fields is expected into {} (so `{"config": "x"}` would remove a webhook).
+  const app = new Elysia({ normalize: 'typebox' })
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestLog.start(request);
       const path = new URL(request.url).pathname;
@@ -114,12 +146,26 @@ export function createApp(options: AppOptions) {
     .use(accountsModule({ config, accounts, tokens, limiter, usage, now, clientIp, publicUrl }))
     .use(domainsModule({ domains, now, tokens, accounts }))
     .use(widgetModule({ accounts, domains, usage, quotas: config.quotas, now, prefill }))
+    .use(widgetScriptModule())
+    .use(widgetConfigModule({ ...webhook, tokens, accounts }))
     .use(pagesModule({ accounts, config, publicUrl }));
 
   app.use(docsModule(app));
   peerOf = (request) => app.server?.requestIP(request)?.address;
 
-  return { app, usage, accounts, domains, tokens, logger };
+  return {
+    app,
+    usage,
+    accounts,
+    domains,
+    tokens,
+    logger,
+    /** Writes batched counters and webhook outcomes (timer and shutdown). */
+    flush() {
+      usage.flush();
+      statusLog.flush();
+    },
+  };
 }
 
 export type CalcApp = ReturnType<typeof createApp>;

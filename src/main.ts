@@ -24,7 +24,8 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
     });
   }
   let listenUrl = '';
-  const { app, usage, accounts, domains } = createApp({ config, database, jwtSecret, logger, fallbackPublicUrl: () => listenUrl });
+  const headerKey = loadOrCreateSecret(config.dataDir, 'webhook-key');
+  const { app, usage, accounts, domains, flush } = createApp({ config, database, jwtSecret, headerKey, logger, fallbackPublicUrl: () => listenUrl });
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 1024 * 1024 });
   const server = app.server;
   if (!server) throw new Error('the server did not start');
@@ -34,10 +35,10 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
 
   const flushTimer = setInterval(() => {
     try {
-      usage.flush();
+      flush();
       usage.prune(new Date().toISOString().slice(0, 7));
     } catch (error) {
-      logger.error('usage flush failed; will retry', { error: String(error) });
+      logger.error('flush of usage counters and webhook outcomes failed; will retry', { error: String(error) });
     }
   }, FLUSH_INTERVAL_MS);
 
@@ -49,7 +50,7 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
       (stopping ??= (async () => {
         clearInterval(flushTimer);
         await app.stop(false);
-        usage.flush();
+        flush();
         database.close();
       })()),
   };

@@ -40,3 +40,24 @@ export const usage = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.accountId, table.period] })],
 );
+
+/**
+ * Per-account, per-calculator widget configuration. Webhook header values are stored
+ * encrypted (AES-256-GCM, key in the data directory), never in clear.
+ */
+export const widgetConfigs = sqliteTable(
+  'widget_configs',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    calcId: text('calc_id').notNull(),
+    webhookUrl: text('webhook_url'),
+    /** `v1.<base64 iv|tag|ciphertext>` of the headers' JSON, or null when there are none. */
+    webhookHeaders: text('webhook_headers'),
+    /** JSON of the last fetch's outcome, flushed from memory in batches. */
+    webhookStatus: text('webhook_status'),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.calcId] })],
+);

@@ -6,12 +6,15 @@ import { createLogger } from '../../src/logger.ts';
 import { tempDir } from './temp-dir.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-0123456789';
+export const TEST_HEADER_KEY = new Uint8Array(32).fill(7);
 
 export interface TestAppOptions {
   flags?: ServeFlags;
   env?: Record<string, string>;
   now?: () => Date;
   prefill?: AppOptions['prefill'];
+  resolve?: AppOptions['resolve'];
+  webhookTimeoutMs?: number;
 }
 
 /**
@@ -27,6 +30,9 @@ export function testApp(options: TestAppOptions = {}) {
     config,
     database,
     jwtSecret: TEST_JWT_SECRET,
+    headerKey: TEST_HEADER_KEY,
+    resolve: options.resolve,
+    webhookTimeoutMs: options.webhookTimeoutMs,
     now: options.now,
     prefill: options.prefill,
     logger: createLogger((line) => logs.push(line)),

@@ -1,0 +1,38 @@
+import { Elysia } from 'elysia';
+import type { AccountsStore } from '../../db/accounts-store.ts';
+import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
+import { ownerAuth } from '../accounts/auth.ts';
+import type { TokenService } from '../accounts/tokens.ts';
+import { ConfigAnswer, ConfigBody, TestAnswer } from './model.ts';
+import { pullWebhook, type PullDeps } from './pull.ts';
+import { calculatorOr404, readConfig, saveConfig, type ConfigDeps } from './service.ts';
+
+const bearer = [{ bearer: [] }];
+
+/** Owner routes for per-calculator widget config and the webhook's diagnostics. */
+export function widgetConfigModule(deps: ConfigDeps & PullDeps & { tokens: TokenService; accounts: AccountsStore }) {
+  return new Elysia()
+    .use(ownerAuth(deps))
+    .get(
+      '/v1/widget-config/:calcId',
+      ({ account, params }) => {
+        calculatorOr404(params.calcId);
+        return readConfig(deps, account.id, params.calcId);
+      },
+      { params: CalcIdParam, response: { 200: ConfigAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse }, detail: { summary: 'Read a calculator\'s config (header values redacted) and the last webhook outcome', security: bearer } },
+    )
+    .put('/v1/widget-config/:calcId', ({ account, params, body }) => saveConfig(deps, account, params.calcId, body.config.webhook), {
+      params: CalcIdParam,
+      body: ConfigBody,
+      response: { 200: ConfigAnswer, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 422: ErrorResponse },
+      detail: { summary: 'Save or remove the webhook (Extra plan); {config: {}} removes it', security: bearer },
+    })
+    .post(
+      '/v1/widget-config/:calcId/test-webhook',
+      async ({ account, params }) => {
+        const { outcome, httpStatus, durationMs, values, ignoredKeys } = await pullWebhook(deps, account, calculatorOr404(params.calcId));
+        return { outcome, httpStatus, durationMs, values, ignoredKeys };
+      },
+      { params: CalcIdParam, response: { 200: TestAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse }, detail: { summary: 'Run the guarded webhook fetch now and show what it would pre-fill', security: bearer } },
+    );
+}

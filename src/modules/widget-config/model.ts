@@ -1,0 +1,34 @@
+import { t } from 'elysia';
+import { PULL_OUTCOMES } from './status-log.ts';
+
+export const REDACTED = '<redacted>';
+
+export const WebhookInput = t.Object({
+  url: t.String({ maxLength: 2048, description: 'http(s) URL of the owner\'s endpoint; must resolve to public addresses only' }),
+  headers: t.Optional(
+    t.Record(t.String(), t.String(), { description: `Sent with the GET; values are stored encrypted and shown as "${REDACTED}". Send "${REDACTED}" back to keep a stored value.` }),
+  ),
+});
+
+export const ConfigBody = t.Object({
+  config: t.Object({ webhook: t.Optional(t.Union([WebhookInput, t.Null()])) }),
+});
+
+const Outcome = t.UnionEnum(PULL_OUTCOMES);
+
+export const ConfigAnswer = t.Object({
+  calcId: t.String(),
+  config: t.Object({ webhook: t.Optional(t.Object({ url: t.String(), headers: t.Record(t.String(), t.Literal(REDACTED)) })) }),
+  webhookStatus: t.Union([
+    t.Object({ at: t.String({ format: 'date-time' }), outcome: Outcome, httpStatus: t.Union([t.Integer(), t.Null()]), durationMs: t.Number() }),
+    t.Null(),
+  ]),
+});
+
+export const TestAnswer = t.Object({
+  outcome: Outcome,
+  httpStatus: t.Union([t.Integer(), t.Null()]),
+  durationMs: t.Number(),
+  values: t.Record(t.String(), t.Union([t.Number(), t.String()])),
+  ignoredKeys: t.Array(t.String()),
+});

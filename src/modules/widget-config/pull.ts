@@ -1,0 +1,81 @@
+import type { CalculatorDefinition, FieldValues } from '../../calculators/definition.ts';
+import type { AccountRow } from '../../db/accounts-store.ts';
+import type { WidgetConfigRow, WidgetConfigStore } from '../../db/widget-config-store.ts';
+import type { Logger } from '../../logger.ts';
+import type { AddressPolicy } from '../../webhook/address-policy.ts';
+import { guardedFetch } from '../../webhook/guarded-fetch.ts';
+import type { InFlightLimiter } from '../../webhook/in-flight.ts';
+import { mergeWebhookValues } from '../../webhook/merge.ts';
+import type { Resolver } from '../../webhook/url-check.ts';
+import type { HeaderCipher } from './header-cipher.ts';
+import type { PullOutcome, StatusLog } from './status-log.ts';
+
+export interface PullDeps {
+  configs: WidgetConfigStore;
+  cipher: HeaderCipher;
+  statusLog: StatusLog;
+  limiter: InFlightLimiter;
+  resolve: Resolver;
+  policy: AddressPolicy;
+  logger: Logger;
+  now: () => Date;
+  userAgent: string;
+  timeoutMs?: number;
+}
+
+export interface PullResult {
+  outcome: PullOutcome;
+  httpStatus: number | null;
+  durationMs: number;
+  values: FieldValues;
+  ignoredKeys: string[];
+}
+
+export const rowId = (accountId: string, calcId: string) => `${accountId}/${calcId}`;
+
+const nothing = (outcome: PullOutcome): PullResult => ({ outcome, httpStatus: null, durationMs: 0, values: {}, ignoredKeys: [] });
+
+/**
+ * Runs the guarded webhook pull for one widget load. The plan is read from the account
+ * row of this very request (never cached), so a downgrade stops calls at once. Never
+ * throws: a failure is an outcome and the visitor gets the defaults.
+ */
+export async function pullWebhook(deps: PullDeps, account: AccountRow, calculator: CalculatorDefinition, row?: WidgetConfigRow): Promise<PullResult> {
+  if (account.plan !== 'extra') return nothing('plan_required');
+  const config = row ?? deps.configs.find(account.id, calculator.id);
+  if (!config?.webhookUrl) return nothing('no_webhook');
+  const release = deps.limiter.tryAcquire(account.id);
+  if (!release) return record(deps, account, calculator, nothing('busy'));
+  try {
+    let headers: Record<string, string> = {};
+    if (config.webhookHeaders) {
+      try {
+        headers = deps.cipher.open(config.webhookHeaders, rowId(account.id, calculator.id));
+      } catch {
+        // A wrong or lost webhook-key: say so to the operator, never call without the auth.
+        deps.logger.error('webhook headers cannot be decrypted; check the data directory\'s webhook-key', { accountId: account.id, calcId: calculator.id });
+        return record(deps, account, calculator, nothing('unreachable'));
+      }
+    }
+    const fetched = await guardedFetch(config.webhookUrl, headers, {
+      resolve: deps.resolve,
+      policy: deps.policy,
+      userAgent: deps.userAgent,
+      timeoutMs: deps.timeoutMs,
+    });
+    const merged = fetched.outcome === 'ok' ? mergeWebhookValues(calculator, fetched.body) : { values: {}, ignoredKeys: [] };
+    return record(deps, account, calculator, { outcome: fetched.outcome, httpStatus: fetched.httpStatus, durationMs: fetched.durationMs, ...merged });
+  } finally {
+    release();
+  }
+}
+
+function record(deps: PullDeps, account: AccountRow, calculator: CalculatorDefinition, result: PullResult): PullResult {
+  deps.statusLog.record(account.id, calculator.id, {
+    at: deps.now().toISOString(),
+    outcome: result.outcome,
+    httpStatus: result.httpStatus,
+    durationMs: result.durationMs,
+  });
+  return result;
+}

@@ -1,0 +1,115 @@
+import { getCalculator } from '../../calculators/index.ts';
+import type { CalculatorDefinition } from '../../calculators/definition.ts';
+import type { AccountRow } from '../../db/accounts-store.ts';
+import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
+import { AppError, invalidRequest } from '../../errors.ts';
+import type { AddressPolicy } from '../../webhook/address-policy.ts';
+import { validateWebhookHeaders } from '../../webhook/headers.ts';
+import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver } from '../../webhook/url-check.ts';
+import type { HeaderCipher } from './header-cipher.ts';
+import { REDACTED } from './model.ts';
+import { rowId } from './pull.ts';
+import type { StatusLog, WebhookStatus } from './status-log.ts';
+
+export interface ConfigDeps {
+  configs: WidgetConfigStore;
+  cipher: HeaderCipher;
+  statusLog: StatusLog;
+  resolve: Resolver;
+  policy: AddressPolicy;
+  now: () => Date;
+}
+
+export interface ConfigJson {
+  calcId: string;
+  config: { webhook?: { url: string; headers: Record<string, typeof REDACTED> } };
+  webhookStatus: WebhookStatus | null;
+}
+
+export interface WebhookInput {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+const PLAN_NAMES = { free: 'Free', base: 'Base', extra: 'Extra' } as const;
+
+export function calculatorOr404(calcId: string): CalculatorDefinition {
+  const calculator = getCalculator(calcId);
+  if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${calcId}".`);
+  return calculator;
+}
+
+/** The config as owners see it: header names with every value redacted. */
+export function readConfig(deps: ConfigDeps, accountId: string, calcId: string): ConfigJson {
+  const row = deps.configs.find(accountId, calcId);
+  const webhookStatus = deps.statusLog.get(accountId, calcId, row?.webhookStatus);
+  if (!row?.webhookUrl) return { calcId, config: {}, webhookStatus };
+  const names = row.webhookHeaders ? Object.keys(storedHeaders(deps, accountId, calcId, row.webhookHeaders)) : [];
+  return { calcId, config: { webhook: { url: row.webhookUrl, headers: Object.fromEntries(names.map((n) => [n, REDACTED])) } }, webhookStatus };
+}
+
+/**
+ * Saves or removes the webhook, in the contract's order: calculator (404) → plan (403)
+ * → headers (400) → URL (422). Nothing is written unless every check passed.
+ */
+export async function saveConfig(deps: ConfigDeps, account: AccountRow, calcId: string, webhook: WebhookInput | null | undefined): Promise<ConfigJson> {
+  calculatorOr404(calcId);
+  if (webhook === null || webhook === undefined) {
+    deps.configs.saveWebhook({ accountId: account.id, calcId, webhookUrl: null, webhookHeaders: null, updatedAt: deps.now().toISOString() });
+    deps.statusLog.clear(account.id, calcId);
+    return readConfig(deps, account.id, calcId);
+  }
+  if (account.plan !== 'extra') {
+    throw new AppError('plan_required', `Webhooks need the Extra plan (50 USD per month); this account is on the ${PLAN_NAMES[account.plan]} plan.`);
+  }
+  const headers = resolveRedacted(deps, account.id, calcId, webhook.headers ?? {});
+  const checked = validateWebhookHeaders(headers);
+  if (!checked.ok) throw invalidRequest(`config.webhook.headers: ${checked.reason}.`);
+  await checkUrl(deps, webhook.url);
+  const names = Object.keys(checked.headers);
+  deps.configs.saveWebhook({
+    accountId: account.id,
+    calcId,
+    webhookUrl: webhook.url,
+    webhookHeaders: names.length > 0 ? deps.cipher.seal(checked.headers, rowId(account.id, calcId)) : null,
+    updatedAt: deps.now().toISOString(),
+  });
+  deps.statusLog.clear(account.id, calcId);
+  return readConfig(deps, account.id, calcId);
+}
+
+/** A value sent back as "<redacted>" keeps the secret stored under that name. */
+function resolveRedacted(deps: ConfigDeps, accountId: string, calcId: string, headers: Record<string, string>): Record<string, string> {
+  const redactedNames = Object.keys(headers).filter((name) => headers[name] === REDACTED);
+  if (redactedNames.length === 0) return headers;
+  const row = deps.configs.find(accountId, calcId);
+  const stored = row?.webhookHeaders ? storedHeaders(deps, accountId, calcId, row.webhookHeaders) : {};
+  const storedByLowerName = new Map(Object.entries(stored).map(([name, value]) => [name.toLowerCase(), value]));
+  const resolved: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== REDACTED) {
+      resolved[name] = value;
+      continue;
+    }
+    const kept = storedByLowerName.get(name.toLowerCase());
+    if (kept === undefined) throw invalidRequest(`config.webhook.headers: ${name} is "${REDACTED}" but no value is stored for it; send the real value.`);
+    resolved[name] = kept;
+  }
+  return resolved;
+}
+
+function storedHeaders(deps: ConfigDeps, accountId: string, calcId: string, sealed: string): Record<string, string> {
+  try {
+    return deps.cipher.open(sealed, rowId(accountId, calcId));
+  } catch {
+    throw new AppError('internal', 'Stored webhook headers cannot be decrypted: the server\'s webhook-key does not match. Ask the operator.');
+  }
+}
+
+/** The save-time URL check: the same parse, lookup and address rules as every fetch. */
+async function checkUrl(deps: ConfigDeps, raw: string): Promise<void> {
+  const target = parseWebhookUrl(raw);
+  if (isWebhookUrlError(target)) throw new AppError('invalid_webhook_url', `config.webhook.url is refused: ${target.reason}.`);
+  const checked = await resolveAndCheck(target, { resolve: deps.resolve, policy: deps.policy, signal: AbortSignal.timeout(5000) });
+  if (!checked.ok) throw new AppError('invalid_webhook_url', `config.webhook.url is refused: ${checked.reason}.`);
+}

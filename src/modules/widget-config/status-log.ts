@@ -1,0 +1,66 @@
+import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
+
+/** Every outcome of a webhook pull (contract §6). */
+export const PULL_OUTCOMES = [
+  'ok', 'timeout', 'http_error', 'redirect', 'invalid_json', 'not_object', 'too_large',
+  'blocked_address', 'bad_scheme', 'unreachable', 'plan_required', 'busy', 'no_webhook',
+] as const;
+
+export type PullOutcome = (typeof PULL_OUTCOMES)[number];
+
+export interface WebhookStatus {
+  at: string;
+  outcome: PullOutcome;
+  httpStatus: number | null;
+  durationMs: number;
+}
+
+const key = (accountId: string, calcId: string) => `${accountId}\u0000${calcId}`;
+
+/**
+ * The last webhook outcome per account and calculator, for owners' diagnostics. Kept in
+ * memory and written in batches, so a widget load never waits for a database write.
+ */
+export function createStatusLog(store: WidgetConfigStore) {
+  const latest = new Map<string, WebhookStatus>();
+  const dirty = new Set<string>();
+
+  return {
+    record(accountId: string, calcId: string, status: WebhookStatus): void {
+      latest.set(key(accountId, calcId), status);
+      dirty.add(key(accountId, calcId));
+    },
+
+    /** The newest outcome: in memory, else the one stored, else null. */
+    get(accountId: string, calcId: string, stored: string | null | undefined): WebhookStatus | null {
+      const inMemory = latest.get(key(accountId, calcId));
+      if (inMemory) return inMemory;
+      if (!stored) return null;
+      try {
+        return JSON.parse(stored) as WebhookStatus;
+      } catch {
+        return null;
+      }
+    },
+
+    /** Forgets an outcome when the webhook is saved anew or removed. */
+    clear(accountId: string, calcId: string): void {
+      latest.delete(key(accountId, calcId));
+      dirty.delete(key(accountId, calcId));
+    },
+
+    flush(): void {
+      if (dirty.size === 0) return;
+      const rows = [...dirty].map((k) => {
+        const [accountId = '', calcId = ''] = k.split('\u0000');
+        return { accountId, calcId, status: JSON.stringify(latest.get(k)) };
+      });
+      store.saveStatuses(rows);
+      dirty.clear();
+      // Flushed entries are on disk; keep memory bounded by dropping them.
+      for (const row of rows) latest.delete(key(row.accountId, row.calcId));
+    },
+  };
+}
+
+export type StatusLog = ReturnType<typeof createStatusLog>;
