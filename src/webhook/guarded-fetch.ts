@@ -1,0 +1,138 @@
+import type { AddressPolicy } from './address-policy.ts';
+import { buildRequestHeaders } from './headers.ts';
+import { readCappedBody } from './read-body.ts';
+import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver, type WebhookTarget } from './url-check.ts';
+
+/** What one guarded webhook fetch ended with (CONTRACT §6). */
+export type WebhookFetchOutcome =
+  | 'ok'
+  | 'timeout'
+  | 'http_error'
+  | 'redirect'
+  | 'invalid_json'
+  | 'not_object'
+  | 'too_large'
+  | 'blocked_address'
+  | 'bad_scheme'
+  | 'unreachable';
+
+/** Result of {@link guardedFetch}; `body` is set only when `outcome` is `ok`. */
+export interface WebhookFetchResult {
+  outcome: WebhookFetchOutcome;
+  httpStatus: number | null;
+  durationMs: number;
+  body?: Record<string, unknown>;
+}
+
+/** What {@link guardedFetch} needs from its caller. */
+export interface GuardedFetchDeps {
+  resolve: Resolver;
+  policy: AddressPolicy;
+  /** One budget for lookup, connect, headers and body. Default 5000. */
+  timeoutMs?: number;
+  /** Cap on the decoded body. Default 256 KiB. */
+  maxBytes?: number;
+  userAgent: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 5000;
+const DEFAULT_MAX_BYTES = 256 * 1024;
+
+/** The URL to connect to: the checked URL with its host replaced by the checked IP. */
+function pinnedUrl(target: WebhookTarget, address: string): URL | null {
+  const url = new URL(target.url.href);
+  const literal = address.includes(':') ? `[${address}]` : address;
+  url.hostname = literal;
+  url.hash = '';
+  // URL setters fail silently; never send a request whose host is not the checked IP.
+  return url.hostname === literal ? url : null;
+}
+
+function tlsOptions(target: WebhookTarget): BunFetchRequestInit['tls'] {
+  if (target.url.protocol !== 'https:') return undefined;
+  // rejectUnauthorized: explicit, so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn
+  // verification off. serverName: SNI and certificate name stay the customer's host
+  // although the URL holds the IP. No checkServerIdentity: it replaces Bun's check.
+  if (target.isIpLiteral) return { rejectUnauthorized: true };
+  return { rejectUnauthorized: true, serverName: target.hostname.replace(/\.$/, '') };
+}
+
+function parseObject(bytes: Uint8Array): { outcome: 'ok'; body: Record<string, unknown> } | { outcome: 'invalid_json' | 'not_object' } {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return { outcome: 'invalid_json' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { outcome: 'not_object' };
+  return { outcome: 'ok', body: value as Record<string, unknown> };
+}
+
+/**
+ * Performs the outgoing webhook GET under every SSRF rule of security.md: one parse,
+ * one lookup with every answer judged, a connection to the checked address only, no
+ * proxy, no redirects, one time budget, a capped and JS-decoded body, and a JSON
+ * object required. Never throws: every failure is an outcome.
+ */
+export async function guardedFetch(
+  rawUrl: string,
+  headers: Record<string, string>,
+  deps: GuardedFetchDeps,
+): Promise<WebhookFetchResult> {
+  const started = performance.now();
+  const finish = (outcome: WebhookFetchOutcome, httpStatus: number | null = null): WebhookFetchResult => ({
+    outcome,
+    httpStatus,
+    durationMs: Math.round(performance.now() - started),
+  });
+  // One signal for everything: a slow resolver, connect, headers and a dripping
+  // body all spend the same budget.
+  const signal = AbortSignal.timeout(deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  try {
+    // Checked again on every fetch, not only at save: rules and DNS change.
+    const target = parseWebhookUrl(rawUrl);
+    if (isWebhookUrlError(target)) {
+      // 'invalid' (malformed, user info) has no outcome of its own: the guard refused
+      // the destination, so it reports as blocked_address.
+      return finish(target.outcome === 'bad_scheme' ? 'bad_scheme' : 'blocked_address');
+    }
+    const checked = await resolveAndCheck(target, { resolve: deps.resolve, policy: deps.policy, signal });
+    if (!checked.ok) return finish(checked.outcome);
+    const url = pinnedUrl(target, checked.address);
+    if (url === null) return finish('blocked_address');
+
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'GET',
+        headers: buildRequestHeaders(headers, { userAgent: deps.userAgent, host: target.url.host }),
+        signal,
+        // A 3xx is a failure: following it would carry the customer's secret
+        // headers to a host that was never checked.
+        redirect: 'manual',
+        // HTTP(S)_PROXY/ALL_PROXY would otherwise apply even to IP URLs and undo
+        // the pinning; only `false` turns them off ("" does not).
+        proxy: false,
+        // Bun's own inflater keeps running after cancel (gzip bombs): decode in JS.
+        decompress: false,
+        tls: tlsOptions(target),
+      });
+    } catch {
+      return finish(signal.aborted ? 'timeout' : 'unreachable');
+    }
+
+    const status = response.status;
+    if (status < 200 || status >= 300) {
+      void response.body?.cancel().catch(() => {});
+      return finish(status >= 300 && status < 400 ? 'redirect' : 'http_error', status);
+    }
+    const read = await readCappedBody(response, { maxBytes: deps.maxBytes ?? DEFAULT_MAX_BYTES, signal });
+    if (!read.ok) return finish(read.outcome, status);
+    const parsed = parseObject(read.bytes);
+    if (parsed.outcome !== 'ok') return finish(parsed.outcome, status);
+    return { ...finish('ok', status), body: parsed.body };
+  } catch {
+    // Defensive: any unforeseen error still ends as an outcome, never a throw.
+    return finish(signal.aborted ? 'timeout' : 'unreachable');
+  }
+}

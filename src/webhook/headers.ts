@@ -1,0 +1,82 @@
+/** Names a customer may not configure: `Host` is ours, the rest are hop-by-hop or framing. */
+export const FORBIDDEN_HEADER_NAMES: ReadonlySet<string> = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'trailers',
+  'upgrade',
+]);
+
+const MAX_HEADERS = 20;
+const MAX_TOTAL_BYTES = 8 * 1024;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// CR and LF would split the request (header injection); NUL truncates in some
+// servers. Code points above U+00FF cannot be sent in an HTTP/1.1 header at all.
+const BAD_VALUE = /[\r\n\u0000]|[^\u0000-\u00ff]/u;
+
+/** Result of {@link validateWebhookHeaders}. */
+export type HeaderValidation = { ok: true; headers: Record<string, string> } | { ok: false; reason: string };
+
+function headerProblem(name: string, value: unknown): string | null {
+  if (!TOKEN.test(name)) return `header name ${JSON.stringify(name)} is not an HTTP token`;
+  if (FORBIDDEN_HEADER_NAMES.has(name.toLowerCase())) return `header ${name} may not be set`;
+  if (typeof value !== 'string') return `header ${name} must have a string value`;
+  if (BAD_VALUE.test(value)) return `header ${name} contains CR, LF, NUL or a character outside Latin-1`;
+  return null;
+}
+
+/**
+ * Checks configured webhook headers (CONTRACT §6): a plain object of at most 20
+ * entries, HTTP-token names (unique ignoring case), values without CR/LF/NUL, 8 KiB
+ * in all, and none of the forbidden names.
+ */
+export function validateWebhookHeaders(input: unknown): HeaderValidation {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { ok: false, reason: 'headers must be an object of names to string values' };
+  }
+  const entries = Object.entries(input);
+  if (entries.length > MAX_HEADERS) return { ok: false, reason: `at most ${MAX_HEADERS} headers` };
+  const seen = new Set<string>();
+  const headers: Record<string, string> = {};
+  let total = 0;
+  for (const [name, value] of entries) {
+    const problem = headerProblem(name, value);
+    if (problem !== null) return { ok: false, reason: problem };
+    const lower = name.toLowerCase();
+    if (seen.has(lower)) return { ok: false, reason: `header ${name} is given twice` };
+    seen.add(lower);
+    total += Buffer.byteLength(name) + Buffer.byteLength(value as string);
+    Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  if (total > MAX_TOTAL_BYTES) return { ok: false, reason: 'headers exceed 8 KiB in all' };
+  return { ok: true, headers };
+}
+
+/**
+ * Builds the outgoing request headers: `Accept: application/json` and the service's
+ * `User-Agent`, then the configured headers (which win, ignoring case), then `Host`.
+ * Configured entries that break the rules are dropped here too, in case the stored
+ * config predates a rule.
+ */
+export function buildRequestHeaders(
+  configured: Record<string, string>,
+  service: { userAgent: string; host: string },
+): Headers {
+  const headers = new Headers();
+  headers.set('Accept', 'application/json');
+  headers.set('User-Agent', service.userAgent);
+  for (const [name, value] of Object.entries(configured)) {
+    if (headerProblem(name, value) === null) headers.set(name, value);
+  }
+  // Always the checked URL's own host: the request goes to the pinned IP and the
+  // Host header is what the customer's virtual host and TLS name rely on.
+  headers.set('Host', service.host);
+  return headers;
+}
