@@ -43,7 +43,7 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
     expect(read.text).not.toContain('s3cr3t');
     const row = app.database.sqlite.query('SELECT * FROM widget_configs WHERE account_id = ?').get(id) as Record<string, string>;
     expect(JSON.stringify(row)).not.toContain('s3cr3t');
-    expect(row.webhook_headers.startsWith('v1.')).toBe(true);
+    expect(row.webhook_headers?.startsWith('v1.')).toBe(true);
   });
 
   test.each(['free', 'base'] as const)('a %s account saving a webhook → 403 plan_required naming Extra and its plan; nothing stored', async (plan) => {
