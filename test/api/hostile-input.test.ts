@@ -167,3 +167,20 @@ describe('health and docs', () => {
     expect(reader.text).not.toMatch(/https?:\/\//);
   });
 });
+
+describe('unexpected failures', () => {
+  test('a bug answers 500 internal whose message repeats the request id; the log has the cause, the answer not', async () => {
+    using app = testApp();
+    const { token } = await app.signup();
+    app.database.sqlite.close();
+    const res = await app.request('GET', '/v1/domains', { token });
+    expect(res.status).toBe(500);
+    expect(res.json.error.code).toBe('internal');
+    const requestId = res.headers.get('x-request-id') as string;
+    expect(res.json.error.message).toContain(requestId);
+    expect(res.text).not.toMatch(/database|sqlite|\.ts:\d+/i);
+    const logged = app.logs.map((line) => JSON.parse(line)).find((l) => l.level === 'error');
+    expect(logged).toMatchObject({ requestId, msg: 'unhandled error' });
+    expect(typeof logged.stack).toBe('string');
+  });
+});
