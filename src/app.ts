@@ -1,4 +1,3 @@
-import type { Database } from 'bun:sqlite';
 import { Elysia } from 'elysia';
 import type { ServerConfig } from './config.ts';
 import type { OpenDatabase } from './db/client.ts';
@@ -6,9 +5,8 @@ import { createAccountsStore } from './db/accounts-store.ts';
 import { createDomainsStore } from './db/domains-store.ts';
 import { createUsageStore } from './db/usage-store.ts';
 import { createWidgetConfigStore } from './db/widget-config-store.ts';
-import { AppError, errorBody } from './errors.ts';
-import { declaredTooLarge, parseJsonBody, payloadTooLarge } from './http/body.ts';
 import { createClientIpResolver } from './http/client-ip.ts';
+import { httpConventions } from './http/conventions.ts';
 import { docsModule } from './http/docs.ts';
 import { createRequestLog } from './http/request-log.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -48,9 +46,6 @@ export interface AppOptions {
   fallbackPublicUrl?: () => string;
 }
 
-/** Paths that third-party pages call from any origin: access is decided by the domain check. */
-const PUBLIC_CORS = /^\/(v1\/widget\/|v1\/calculators(\/|$)|widget\.js$)/;
-
 /**
  * Builds the HTTP application from its dependencies; never listens. Tests call
  * `app.handle(new Request(…))` on it; `calc serve` calls `listen`.
@@ -89,58 +84,7 @@ export function createApp(options: AppOptions) {
   // 'typebox' normalisation: the default mirror turns a non-object where an object of
   // optional fields is expected into {} (so `{"config": "x"}` would remove a webhook).
   const app = new Elysia({ normalize: 'typebox' })
-    .onRequest(({ request, set }) => {
-      set.headers['x-request-id'] = requestLog.start(request);
-      const path = new URL(request.url).pathname;
-      if (PUBLIC_CORS.test(path)) {
-        set.headers['access-control-allow-origin'] = '*';
-        if (request.method === 'OPTIONS') {
-          set.headers['access-control-allow-methods'] = 'GET, POST, OPTIONS';
-          set.headers['access-control-allow-headers'] = 'Content-Type';
-          set.headers['access-control-max-age'] = '86400';
-          set.status = 204;
-          return new Response(null, { status: 204, headers: set.headers as Record<string, string> });
-        }
-      }
-      if (declaredTooLarge(request)) {
-        set.status = 413;
-        return payloadTooLarge().body();
-      }
-    })
-    .onParse(({ request, contentType }) => parseJsonBody(request, contentType, new URL(request.url).pathname.startsWith('/v1/widget/')))
-    .onError(({ code, error, set, request }) => {
-      requestLog.markDone(request);
-      // Elysia wraps what a body parser throws; our parser throws AppErrors (413, 400).
-      const failure = code === 'PARSE' && error.cause instanceof AppError ? error.cause : error;
-      if (failure instanceof AppError) {
-        set.status = failure.status;
-        Object.assign(set.headers, failure.headers);
-        return failure.body();
-      }
-      switch (code) {
-        case 'VALIDATION':
-          set.status = 400;
-          return errorBody('invalid_request', validationMessage(error), validationDetails(error));
-        case 'PARSE':
-          set.status = 400;
-          return errorBody('invalid_request', 'The request body could not be parsed as JSON.');
-        case 'NOT_FOUND':
-          set.status = 404;
-          return errorBody('not_found', `No route for ${request.method} ${new URL(request.url).pathname}.`);
-        default: {
-          const requestId = requestLog.idOf(request);
-          logger.error('unhandled error', { requestId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), stack: error instanceof Error ? error.stack : undefined });
-          set.status = 500;
-          return errorBody('internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`);
-        }
-      }
-    })
-    .onAfterHandle(({ request }) => {
-      requestLog.markDone(request);
-    })
-    .onAfterResponse(({ request, set }) => {
-      requestLog.finish(request, typeof set.status === 'number' ? set.status : 200);
-    })
+    .use(httpConventions({ logger, requestLog }))
     .use(healthModule({ sqlite: options.database.sqlite }))
     .use(calculatorsModule())
     .use(accountsModule({ config, accounts, tokens, limiter, usage, now, clientIp, publicUrl }))
@@ -170,16 +114,3 @@ export function createApp(options: AppOptions) {
 
 export type CalcApp = ReturnType<typeof createApp>;
 
-function validationMessage(error: unknown): string {
-  const first = (error as { all?: { path?: string; message?: string }[] }).all?.[0];
-  if (!first) return 'The request does not match the expected shape.';
-  const field = first.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : 'body';
-  return `${field || 'body'}: ${first.message ?? 'invalid value'}.`;
-}
-
-function validationDetails(error: unknown): { field: string; message: string }[] | undefined {
-  const all = (error as { all?: { path?: string; message?: string }[] }).all;
-  return all?.slice(0, 10).map((e) => ({ field: (e.path ?? '').replace(/^\//, '').replaceAll('/', '.'), message: e.message ?? 'invalid value' }));
-}
-
-export type { Database };

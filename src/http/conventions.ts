@@ -1,0 +1,95 @@
+import { Elysia } from 'elysia';
+import { AppError, errorBody } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { declaredTooLarge, parseJsonBody, payloadTooLarge } from './body.ts';
+import type { createRequestLog } from './request-log.ts';
+
+/** Paths that third-party pages call from any origin: access is decided by the domain check. */
+const PUBLIC_CORS = /^\/(v1\/widget\/|v1\/calculators(\/|$)|widget\.js$)/;
+
+/** The path of a request URL without building a URL object (this runs on every request). */
+export function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return '/';
+  const query = url.indexOf('?', start);
+  return query === -1 ? url.slice(start) : url.slice(start, query);
+}
+
+/**
+ * The HTTP conventions every route shares (contract §2): request ids and log lines,
+ * CORS for public routes, the 64 KiB body cap, JSON (or text/plain on widget routes)
+ * bodies, and one error envelope for every failure.
+ */
+export function httpConventions(deps: { logger: Logger; requestLog: ReturnType<typeof createRequestLog> }) {
+  const { logger, requestLog } = deps;
+  return new Elysia()
+    .onRequest(({ request, set }) => {
+      set.headers['x-request-id'] = requestLog.start(request);
+      if (PUBLIC_CORS.test(pathOf(request.url))) {
+        set.headers['access-control-allow-origin'] = '*';
+        if (request.method === 'OPTIONS') {
+          set.headers['access-control-allow-methods'] = 'GET, POST, OPTIONS';
+          set.headers['access-control-allow-headers'] = 'Content-Type';
+          set.headers['access-control-max-age'] = '86400';
+          set.status = 204;
+          return new Response(null, { status: 204, headers: set.headers as Record<string, string> });
+        }
+      }
+      if (declaredTooLarge(request)) {
+        set.status = 413;
+        return payloadTooLarge().body();
+      }
+    })
+    .onParse({ as: 'global' }, ({ request, contentType }) => parseJsonBody(request, contentType, pathOf(request.url).startsWith('/v1/widget/')))
+    .onError({ as: 'global' }, ({ code, error, set, request }) => {
+      requestLog.markDone(request);
+      // Elysia wraps what a body parser throws; ours throws AppErrors (413, 400).
+      const failure = code === 'PARSE' && error.cause instanceof AppError ? error.cause : error;
+      if (failure instanceof AppError) {
+        set.status = failure.status;
+        Object.assign(set.headers, failure.headers);
+        return failure.body();
+      }
+      switch (code) {
+        case 'VALIDATION':
+          set.status = 400;
+          return errorBody('invalid_request', validationMessage(error), validationDetails(error));
+        case 'PARSE':
+          set.status = 400;
+          return errorBody('invalid_request', 'The request body could not be parsed as JSON.');
+        case 'NOT_FOUND':
+          set.status = 404;
+          return errorBody('not_found', `No route for ${request.method} ${pathOf(request.url)}.`);
+        default: {
+          const requestId = requestLog.idOf(request);
+          logger.error('unhandled error', {
+            requestId,
+            error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+            stack: error instanceof Error ? error.stack : undefined,
+          });
+          set.status = 500;
+          return errorBody('internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`);
+        }
+      }
+    })
+    .onAfterHandle({ as: 'global' }, ({ request }) => {
+      requestLog.markDone(request);
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+      requestLog.finish(request, typeof set.status === 'number' ? set.status : 200);
+    });
+}
+
+type ValueError = { path?: string; message?: string };
+
+function validationMessage(error: unknown): string {
+  const first = (error as { all?: ValueError[] }).all?.[0];
+  if (!first) return 'The request does not match the expected shape.';
+  const field = first.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : '';
+  return `${field || 'body'}: ${first.message ?? 'invalid value'}.`;
+}
+
+function validationDetails(error: unknown): { field: string; message: string }[] | undefined {
+  const all = (error as { all?: ValueError[] }).all;
+  return all?.slice(0, 10).map((e) => ({ field: (e.path ?? '').replace(/^\//, '').replaceAll('/', '.'), message: e.message ?? 'invalid value' }));
+}
