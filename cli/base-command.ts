@@ -5,11 +5,15 @@ import { AppError } from '../src/errors.ts';
 /** Exit codes: 0 ok, 1 any rejected value or failure, 2 command-line syntax, 4 not signed in. */
 export const EXIT = { failure: 1, usage: 2, auth: 4 } as const;
 
-/** A failure the user can act on: shown as one line, no stack trace. */
+/**
+ * A failure the user can act on: shown as one line, no stack trace. `code` is the
+ * server's error code when the failure is a server answer (kept for `--json`).
+ */
 export class CliFailure extends Error {
   constructor(
     message: string,
     readonly exitCode: number = EXIT.failure,
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -25,15 +29,17 @@ export abstract class BaseCommand extends Command {
   protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     // oclif's own parse errors (unknown flag, missing argument) keep exit code 2.
     if (error instanceof Errors.CLIError && error.oclif?.exit === 2) return super.catch(error);
-    if (error instanceof CliFailure) this.fail(error.message, error.exitCode);
-    if (error instanceof AppError || error instanceof ConfigError) this.fail(error.message, EXIT.failure);
+    if (error instanceof CliFailure) this.fail(error.message, error.exitCode, error.code);
+    if (error instanceof AppError) this.fail(error.message, EXIT.failure, error.code);
+    if (error instanceof ConfigError) this.fail(error.message, EXIT.failure);
     if (error instanceof Errors.ExitError) throw error;
     return super.catch(error);
   }
 
-  protected fail(message: string, exitCode: number): never {
+  protected fail(message: string, exitCode: number, code?: string): never {
     if (this.jsonEnabled()) {
-      process.stderr.write(`${JSON.stringify({ error: { message } })}\n`);
+      // stdout stays empty on failure: scripts read the error from stderr.
+      process.stderr.write(`${JSON.stringify({ error: code ? { code, message } : { message } })}\n`);
     } else {
       process.stderr.write(`Error: ${message}\n`);
     }

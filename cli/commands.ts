@@ -4,7 +4,22 @@ import AccountsCreate from './commands/admin/accounts/create.ts';
 import AccountsList from './commands/admin/accounts/list.ts';
 import AccountsSetPlan from './commands/admin/accounts/set-plan.ts';
 import Backup from './commands/admin/backup.ts';
+import Calculators from './commands/calculators/index.ts';
+import ConfigGet from './commands/config/get.ts';
+import ConfigRemoveWebhook from './commands/config/remove-webhook.ts';
+import ConfigSetWebhook from './commands/config/set-webhook.ts';
+import ConfigTestWebhook from './commands/config/test-webhook.ts';
+import DomainsAdd from './commands/domains/add.ts';
+import DomainsApprove from './commands/domains/approve.ts';
+import Domains from './commands/domains/index.ts';
+import DomainsRemove from './commands/domains/remove.ts';
+import Embed from './commands/embed.ts';
+import KeysRotate from './commands/keys/rotate.ts';
+import Login from './commands/login.ts';
+import Logout from './commands/logout.ts';
 import Serve from './commands/serve.ts';
+import Signup from './commands/signup.ts';
+import Whoami from './commands/whoami.ts';
 
 /**
  * Every command, by id. Explicit so the bundler sees each class: a compiled executable
@@ -17,4 +32,19 @@ export const commands: Record<string, Command.Class> = {
   'admin:accounts:set-plan': AccountsSetPlan,
   'admin:accounts:list': AccountsList,
   'admin:backup': Backup,
+  login: Login,
+  logout: Logout,
+  signup: Signup,
+  whoami: Whoami,
+  domains: Domains,
+  'domains:add': DomainsAdd,
+  'domains:remove': DomainsRemove,
+  'domains:approve': DomainsApprove,
+  'config:get': ConfigGet,
+  'config:set-webhook': ConfigSetWebhook,
+  'config:remove-webhook': ConfigRemoveWebhook,
+  'config:test-webhook': ConfigTestWebhook,
+  calculators: Calculators,
+  embed: Embed,
+  'keys:rotate': KeysRotate,
 };

@@ -6,6 +6,9 @@ import { seedDemo, type DemoCredentials } from './modules/pages/demo.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 
 export interface RunningServer {
+  /** `http://HOST:PORT` the server listens on. */
+  listenUrl: string;
+  /** The base URL for embed snippets: the operator's public URL, else the listen URL. */
   url: string;
   demo: DemoCredentials | null;
   /** Stops accepting, lets in-flight requests finish, flushes counters, closes the store. */
@@ -44,6 +47,7 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
 
   let stopping: Promise<void> | null = null;
   return {
+    listenUrl,
     url: config.publicUrl ?? listenUrl,
     demo,
     stop: () =>

@@ -32,15 +32,19 @@ export default class Serve extends BaseCommand {
     const { flags } = await this.parse(Serve);
     const config = loadServerConfig({ ...flags, 'disable-signup': flags['disable-signup'] || undefined });
     const server = await startServer(config);
-    this.log(`calc listening on ${server.url}`);
+    // One write, so a reader that waits for the listening line has the demo lines too.
+    const lines = [`calc listening on ${server.listenUrl}${server.url === server.listenUrl ? '' : ` (public URL ${server.url})`}`];
     if (server.demo) {
-      this.log('Demo account created (shown once):');
-      this.log(`  email:    ${server.demo.email}`);
-      this.log(`  password: ${server.demo.password}`);
-      this.log(`  API key:  ${server.demo.apiKey}`);
-      this.log(`  origins:  ${server.demo.origins.join(', ')}`);
+      lines.push(
+        'Demo account created (shown once):',
+        `  email:    ${server.demo.email}`,
+        `  password: ${server.demo.password}`,
+        `  API key:  ${server.demo.apiKey}`,
+        `  origins:  ${server.demo.origins.join(', ')}`,
+      );
     }
-    if (config.demo) this.log(`Demo page: ${server.url}/`);
+    if (config.demo) lines.push(`Demo page: ${server.url}/`);
+    process.stdout.write(`${lines.join('\n')}\n`);
     await new Promise<void>((resolve) => {
       const shutdown = () => {
         process.off('SIGTERM', shutdown);

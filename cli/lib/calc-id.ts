@@ -1,0 +1,17 @@
+import { Args } from '@oclif/core';
+import { CliFailure } from '../base-command.ts';
+
+/** The CALCID argument of `config …` and `embed`. */
+export const calcIdArg = Args.string({ description: 'calculator id, as listed by `calc calculators` (e.g. bmi)', required: true });
+
+// The server's own rule for ids in paths (CalcIdParam).
+const CALC_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/**
+ * The id checked before it goes into a URL path: "..", "/" or "?" in it would address
+ * another route, so such a value never reaches the server.
+ */
+export function calcIdSegment(id: string): string {
+  if (!CALC_ID.test(id)) throw new CliFailure(`"${id}" is not a calculator id: lower-case letters, digits and dashes, as listed by \`calc calculators\`.`);
+  return id;
+}

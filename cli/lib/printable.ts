@@ -1,0 +1,7 @@
+/**
+ * Text from elsewhere (a webhook's JSON keys) made safe for a terminal: control
+ * characters would otherwise let an answer move the cursor or rewrite the screen.
+ */
+export function printable(text: string): string {
+  return /[\u0000-\u001f\u007f-\u009f]/.test(text) ? JSON.stringify(text) : text;
+}

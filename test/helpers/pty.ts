@@ -1,0 +1,51 @@
+/**
+ * Runs a command on a pseudo-terminal through util-linux `script`, so the program sees
+ * a TTY on stdin and stdout like a person's shell. `steps` wait for a prompt on the
+ * screen, then type an answer; the whole screen output is returned.
+ */
+export async function runOnTerminal(
+  argv: string[],
+  steps: { waitFor: string; type: string }[],
+  env: Record<string, string> = {},
+): Promise<{ screen: string; exitCode: number }> {
+  const commandLine = argv.map(shellQuote).join(' ');
+  const proc = Bun.spawn(['script', '-qec', commandLine, '/dev/null'], {
+    env: { ...process.env, ...env },
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let screen = '';
+  // Where the previous prompt ended: each prompt is looked for after it, never matched twice.
+  let from = 0;
+  // A prompt that never comes is caught by the test's own timeout.
+  const readUntil = async (text: string) => {
+    while (screen.indexOf(text, from) < 0) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`exited before ${JSON.stringify(text)}: ${JSON.stringify(screen)}`);
+      screen += decoder.decode(value);
+    }
+  };
+  for (const step of steps) {
+    await readUntil(step.waitFor);
+    from = screen.indexOf(step.waitFor, from) + step.waitFor.length;
+    proc.stdin.write(step.type);
+    await proc.stdin.flush();
+  }
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    screen += decoder.decode(value);
+  }
+  proc.stdin.end();
+  return { screen, exitCode: await proc.exited };
+}
+
+function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_\/.:=@-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** True when util-linux `script` is installed (the pty tests need it). */
+export const hasScript = Bun.which('script') !== null;
