@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureCompiled, runCommand, startServe } from '../helpers/process.ts';
+import { startTarget } from '../helpers/webhook-target.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 let calc: string;
@@ -74,13 +75,37 @@ describe('the compiled executable', () => {
 
   test('SIGTERM lets an in-flight request finish before exiting', async () => {
     using dir = tempDir();
-    const server = await startServe([calc], ['--data', join(dir.path, 'data')]);
-    // Sign-up hashes with argon2id: slow enough to still be running when SIGTERM arrives.
-    const pending = json(`${server.url}/v1/auth/signup`, 'POST', { email: 'late@shop.example', password: 'correct horse battery' });
-    await Bun.sleep(5);
-    const stopped = server.stop();
-    expect((await pending).status).toBe(201);
-    expect((await stopped).exitCode).toBe(0);
+    const data = join(dir.path, 'data');
+    // A webhook that answers only when released keeps one load in flight for as long as needed.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const target = startTarget('127.0.0.2', async () => {
+      await released;
+      return Response.json({ weightKg: 81 });
+    });
+    const server = await startServe([calc], ['--data', data], { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' });
+    try {
+      const signup = await json(`${server.url}/v1/auth/signup`, 'POST', { email: 'late@shop.example', password: 'correct horse battery' });
+      const auth = { authorization: `Bearer ${signup.body.token}` };
+      expect((await runCommand([calc], ['admin', 'accounts', 'set-plan', '--email', 'late@shop.example', '--plan', 'extra', '--data', data])).exitCode).toBe(0);
+      await json(`${server.url}/v1/domains`, 'POST', { domain: 'https://shop.example' }, auth);
+      expect((await json(`${server.url}/v1/widget-config/bmi`, 'PUT', { config: { webhook: { url: target.url('/hold') } } }, auth)).status).toBe(200);
+
+      const pending = json(`${server.url}/v1/widget/load`, 'POST', { apiKey: signup.body.account.apiKey, domain: 'https://shop.example', calcId: 'bmi' });
+      while (target.hits === 0) await Bun.sleep(5);
+      const stopped = server.stop();
+      await Bun.sleep(100);
+      expect(server.proc.exitCode).toBeNull();
+      release();
+      const answer = await pending;
+      expect(answer.status).toBe(200);
+      expect(answer.body.values).toEqual({ weightKg: 81 });
+      expect((await stopped).exitCode).toBe(0);
+    } finally {
+      release();
+      await target.stop();
+      await server[Symbol.asyncDispose]();
+    }
   }, 30_000);
 
   test('--demo seeds an empty database once; the demo page embeds the demo key', async () => {
@@ -96,6 +121,11 @@ describe('the compiled executable', () => {
       const page = await fetch(`${first.url}/`);
       expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(await page.text()).toContain(apiKey);
+      const script = await fetch(`${first.url}/widget.js`, { headers: { 'accept-encoding': 'br' } });
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toContain('javascript');
+      expect(script.headers.get('content-encoding')).toBe('br');
+      expect(script.headers.get('etag')).toBeTruthy();
       const origin = new URL(first.url).origin;
       const load = await json(`${first.url}/v1/widget/load`, 'POST', { apiKey, domain: origin, calcId: 'bmi' }, { origin });
       expect(load.status).toBe(200);

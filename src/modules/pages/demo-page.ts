@@ -1,12 +1,36 @@
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
-/** The demo page's HTML. Without a demo account it explains how to embed with your own key. */
+/** The calculators the demo shows, each with the options a customer might set. */
+const DEMO_WIDGETS: { calcId: string; attributes: string }[] = [
+  { calcId: 'bmi', attributes: '' },
+  { calcId: 'tdee', attributes: ' data-theme="auto"' },
+  { calcId: 'loan', attributes: ' data-currency="EUR" data-locale="de-DE"' },
+  { calcId: 'tip', attributes: ' data-currency="USD"' },
+  { calcId: 'fuel-cost', attributes: ' data-units="imperial" data-currency="USD"' },
+];
+
+/** The snippet as text to copy (escaped once, where it is shown). */
+function embedSnippet(apiUrl: string, apiKey: string): string {
+  return `<script src="${apiUrl}/widget.js" async></script>\n<div data-calc-widget data-calc-id="bmi" data-api-key="${apiKey}"></div>`;
+}
+
+function widgetElement(apiKey: string, calcId: string, attributes: string): string {
+  return `<div data-calc-widget data-calc-id="${escapeHtml(calcId)}" data-api-key="${escapeHtml(apiKey)}"${attributes}></div>`;
+}
+
+/**
+ * The demo page's HTML: with a demo account, several calculators embedded exactly as a
+ * customer embeds them (one script tag, one element each); without one, how to embed
+ * with your own key.
+ */
 export function demoPage({ apiUrl, apiKey }: { apiUrl: string; apiKey: string | null }): string {
-  const key = apiKey ?? 'pk_YOUR_KEY';
-  const snippet = `<script src="${apiUrl}/widget.js" async></script>\n<div data-calc-widget data-calc-id="bmi" data-api-key="${key}"></div>`;
   const body = apiKey
-    ? `<section data-demo-check data-api-key="${escapeHtml(apiKey)}" data-calc-id="bmi"><p>Checking this page against the API…</p></section>`
+    ? `<p>Each calculator below is the customer snippet with this server's demo key: the script is loaded once, every element mounts its own widget.</p>
+<div class="widgets">
+${DEMO_WIDGETS.map(({ calcId, attributes }) => `<section>\n<h2><code>${escapeHtml(calcId)}</code></h2>\n${widgetElement(apiKey, calcId, attributes)}\n</section>`).join('\n')}
+</div>
+<script src="${escapeHtml(apiUrl)}/widget.js" async></script>`
     : '<p>This server runs without <code>--demo</code>. Create an account (<code>calc signup</code> or <code>calc admin accounts create</code>), register your site with <code>calc domains add</code>, then embed:</p>';
   return `<!doctype html>
 <html lang="en">
@@ -14,6 +38,7 @@ export function demoPage({ apiUrl, apiKey }: { apiUrl: string; apiKey: string | 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>calc — embeddable calculators</title>
+<link rel="stylesheet" href="/demo.css">
 </head>
 <body>
 <main>
@@ -21,24 +46,34 @@ export function demoPage({ apiUrl, apiKey }: { apiUrl: string; apiKey: string | 
 <p>Embeddable calculators for your pages, served by this server.</p>
 ${body}
 <h2>Embed snippet</h2>
-<pre><code>${escapeHtml(snippet)}</code></pre>
+<p>Copy this into your page (one script tag per page, one element per calculator). Options and events: <code>docs/embedding.md</code>.</p>
+<pre><code>${escapeHtml(embedSnippet(apiUrl, apiKey ?? 'pk_YOUR_KEY'))}</code></pre>
 <p>API reference: <a href="/docs">/docs</a></p>
 </main>
-<script src="/demo.js"></script>
 </body>
 </html>
 `;
 }
 
-/** Until the widget is served, the demo page shows the verify and load answers. */
-export const DEMO_JS = `(() => {
-  for (const el of document.querySelectorAll('[data-demo-check]')) {
-    const body = JSON.stringify({ apiKey: el.dataset.apiKey, domain: location.origin, calcId: el.dataset.calcId });
-    const show = (title, value) => { const h = document.createElement('h3'); h.textContent = title; const pre = document.createElement('pre'); pre.textContent = JSON.stringify(value, null, 2); el.append(h, pre); };
-    el.replaceChildren();
-    Promise.all(['verify', 'load'].map((route) => fetch('/v1/widget/' + route, { method: 'POST', headers: { 'content-type': 'text/plain' }, body }).then(async (r) => [route, r.status, await r.json()])))
-      .then((answers) => { for (const [route, status, json] of answers) show('POST /v1/widget/' + route + ' → ' + status, json); })
-      .catch((e) => show('error', String(e)));
-  }
-})();
+/** The demo page's own layout, served from 'self' (the page's CSP allows no inline style). */
+export const DEMO_CSS = `body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;background:#f6f7f9;color:#1f2328}
+main{max-width:1120px;margin:0 auto;padding:24px}
+.widgets{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:24px;align-items:start}
+h2{font-size:1rem;margin:0 0 8px}
+pre{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:12px;overflow:auto}
+a{color:#1d4ed8}
 `;
+
+/**
+ * The strict policy customers are told about (docs/embedding.md), with the widget's API
+ * origin allowed next to 'self' in case the page is opened at another address.
+ */
+export function demoPagePolicy(apiUrl: string): string {
+  let api = '';
+  try {
+    api = ` ${new URL(apiUrl).origin}`;
+  } catch {
+    api = '';
+  }
+  return `default-src 'none'; script-src 'self'${api}; connect-src 'self'${api}; style-src 'self'${api}; img-src 'self'${api}`;
+}

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import type { ServerConfig } from '../../config.ts';
 import type { AccountsStore } from '../../db/accounts-store.ts';
 import { DEMO_EMAIL } from './demo.ts';
-import { DEMO_JS, demoPage } from './demo-page.ts';
+import { DEMO_CSS, demoPage, demoPagePolicy } from './demo-page.ts';
 
 /** The page at `/`: the demo, embedded exactly as a customer would embed it. */
 export function pagesModule(deps: { accounts: AccountsStore; config: ServerConfig; publicUrl: () => string }) {
@@ -10,14 +10,15 @@ export function pagesModule(deps: { accounts: AccountsStore; config: ServerConfi
     '/',
     () => {
       const demo = deps.config.demo ? deps.accounts.findByEmail(DEMO_EMAIL) : undefined;
-      return new Response(demoPage({ apiUrl: deps.publicUrl(), apiKey: demo?.apiKey ?? null }), {
+      const apiUrl = deps.publicUrl();
+      return new Response(demoPage({ apiUrl, apiKey: demo?.apiKey ?? null }), {
         headers: {
           'content-type': 'text/html; charset=utf-8',
           // The demo page runs under the strict policy customers are told about.
-          'content-security-policy': "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'",
+          'content-security-policy': demoPagePolicy(apiUrl),
         },
       });
     },
     { detail: { hide: true } },
-  ).get('/demo.js', () => new Response(DEMO_JS, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }), { detail: { hide: true } });
+  ).get('/demo.css', () => new Response(DEMO_CSS, { headers: { 'content-type': 'text/css; charset=utf-8' } }), { detail: { hide: true } });
 }

@@ -1,0 +1,139 @@
+/**
+ * CLI start-up benchmark (issue: owner commands).
+ *
+ *  - `calc --help`: process start to exit of the compiled executable (oclif loads the
+ *    command map and renders help; no network).
+ *  - `calc domains --json`: start to exit against a local server (token from CALC_TOKEN),
+ *    i.e. start-up plus one authenticated HTTP round trip.
+ *
+ * Each is run WARMUP times, then RUNS times alternating; the median is compared with the
+ * 60 ms target. Runs on its own (`bun bench/cli.ts`) or from a runner that calls `run()`.
+ * Writes bench/results/cli.json. Tunables (env): BENCH_CLI_RUNS (default 25),
+ * CALC_BENCH_BIN (use this executable instead of building the current tree).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gitCommit, machineInfo, median, printTable, progress, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
+
+const RUNS = Math.max(20, Number(process.env.BENCH_CLI_RUNS ?? 25));
+const WARMUP = 3;
+const TARGET_MS = 60;
+
+export interface CliResults extends BenchResults {
+  binary: { path: string; note: string };
+  runsMs: Record<string, number[]>;
+}
+
+export async function run(): Promise<CliResults> {
+  const work = mkdtempSync(join(tmpdir(), 'calc-bench-cli-'));
+  let stopServer: (() => Promise<void>) | null = null;
+  try {
+    const binary = prepareBinary(work);
+    progress(`cli: executable ${binary.path} (${binary.note})`);
+    const server = await startServer(binary.path, join(work, 'data'));
+    stopServer = server.stop;
+    const token = await signUp(server.url);
+    const env = { ...process.env, CALC_API_URL: server.url, CALC_TOKEN: token, CALC_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' };
+
+    const cases: Record<string, string[]> = { 'calc --help': ['--help'], 'calc domains --json': ['domains', '--json'] };
+    const runsMs: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+    for (let i = 0; i < WARMUP; i++) for (const args of Object.values(cases)) await timeOnce(binary.path, args, env);
+    // Alternating, so a slow moment of the machine hits both cases alike.
+    for (let i = 0; i < RUNS; i++) {
+      for (const [name, args] of Object.entries(cases)) runsMs[name]?.push(await timeOnce(binary.path, args, env));
+    }
+
+    const rows: Row[] = [];
+    for (const [name, runs] of Object.entries(runsMs)) {
+      const value = round2(median(runs));
+      rows.push({ metric: `${name}: median of ${runs.length}`, value, unit: 'ms', target: `≤ ${TARGET_MS} ms`, pass: value <= TARGET_MS });
+      rows.push({ metric: `${name}: min / p90`, value: round2(Math.min(...runs)), unit: 'ms', target: '', pass: null, note: `p90 ${round2(percentile(runs, 0.9))} ms` });
+    }
+    const results: CliResults = { bench: 'cli', timestamp: new Date().toISOString(), commit: gitCommit(), machine: machineInfo(), rows, binary, runsMs };
+    writeResults('cli', results);
+    return results;
+  } finally {
+    await stopServer?.().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** One run, spawn to exit; a failing command would make the figure meaningless. */
+async function timeOnce(bin: string, args: string[], env: Record<string, string | undefined>): Promise<number> {
+  const started = performance.now();
+  const proc = Bun.spawn([bin, ...args], { env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  const [stdout, exitCode] = await Promise.all([new Response(proc.stdout).arrayBuffer(), proc.exited]);
+  const elapsed = performance.now() - started;
+  if (exitCode !== 0) throw new Error(`${args.join(' ')} exited ${exitCode}: ${await new Response(proc.stderr).text()}`);
+  if (stdout.byteLength === 0) throw new Error(`${args.join(' ')} printed nothing`);
+  return elapsed;
+}
+
+/** Builds the working tree into a temp dir (flags of scripts/build.ts), else dist/calc. */
+function prepareBinary(work: string): CliResults['binary'] {
+  const given = process.env.CALC_BENCH_BIN;
+  if (given) return { path: given, note: 'CALC_BENCH_BIN' };
+  const out = join(work, 'calc');
+  const started = performance.now();
+  const build = Bun.spawnSync(
+    [process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=esm', '--sourcemap=none', 'cli/bin.ts', '--outfile', out],
+    { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' },
+  );
+  if (build.exitCode === 0 && existsSync(out)) return { path: out, note: `built from the working tree in ${Math.round(performance.now() - started)} ms` };
+  const dist = join(ROOT, 'dist', 'calc');
+  if (!existsSync(dist)) throw new Error(`could not build the executable and dist/calc is missing:\n${build.stderr.toString()}`);
+  return { path: dist, note: 'build of the working tree failed; measured dist/calc' };
+}
+
+async function startServer(bin: string, dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const proc = Bun.spawn([bin, 'serve', '--port', '0', '--data', dataDir], { stdout: 'pipe', stderr: 'ignore' });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let seen = '';
+  for (;;) {
+    const match = /http:\/\/\S+:\d+/.exec(seen);
+    if (match) {
+      // Keep draining so the server never blocks on a full pipe.
+      void (async () => {
+        while (!(await reader.read()).done);
+      })();
+      return {
+        url: match[0],
+        stop: async () => {
+          proc.kill('SIGTERM');
+          await proc.exited;
+        },
+      };
+    }
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`calc serve exited before listening: ${seen}`);
+    seen += decoder.decode(value);
+  }
+}
+
+async function signUp(url: string): Promise<string> {
+  const response = await fetch(`${url}/v1/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench-cli@example.com', password: 'bench-password-123' }),
+  });
+  if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${await response.text()}`);
+  const { token } = (await response.json()) as { token: string };
+  await fetch(`${url}/v1/domains`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ domain: 'https://shop.example' }) });
+  return token;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+if (import.meta.main) {
+  const results = await run();
+  printTable(results);
+}

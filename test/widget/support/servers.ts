@@ -1,0 +1,92 @@
+/**
+ * Real HTTP for the browser: the API (the real app, in-process, on a temp SQLite dir)
+ * on http://localhost:<p1>, and host pages on a different origin, http://127.0.0.1:<p2>.
+ */
+import type { AppOptions } from '../../../src/app.ts';
+import type { ServeFlags } from '../../../src/config.ts';
+import { testApp } from '../../helpers/test-app.ts';
+
+export interface ApiServer {
+  /** The API's base URL (also where /widget.js lives). */
+  url: string;
+  /** Signs up an account and registers `origin` for it; returns the public key. */
+  accountFor(origin: string, email?: string): Promise<{ apiKey: string; email: string }>;
+  stop(): Promise<void>;
+}
+
+export function startApi(options: { prefill?: AppOptions['prefill']; flags?: ServeFlags } = {}): ApiServer {
+  const built = testApp({ prefill: options.prefill, flags: options.flags });
+  built.app.listen({ hostname: '127.0.0.1', port: 0 });
+  const port = built.app.server?.port;
+  if (!port) throw new Error('the API did not start');
+  const url = `http://localhost:${port}`;
+  let counter = 0;
+  return {
+    url,
+    async accountFor(origin, email = `owner${++counter}-${crypto.randomUUID().slice(0, 8)}@shop.example`) {
+      const signup = await fetch(`${url}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
+      if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${await signup.text()}`);
+      const { token, account } = (await signup.json()) as { token: string; account: { apiKey: string } };
+      const added = await fetch(`${url}/v1/domains`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ domain: origin }) });
+      if (added.status !== 201) throw new Error(`domain add failed: ${added.status} ${await added.text()}`);
+      return { apiKey: account.apiKey, email };
+    },
+    async stop() {
+      await built.app.stop(true);
+      built[Symbol.dispose]();
+    },
+  };
+}
+
+export interface HostSite {
+  /** http://127.0.0.1:<port> — a different origin from the API. */
+  origin: string;
+  /** Serves `html` at `path`, with extra response headers (e.g. a CSP). */
+  page(path: string, html: string, headers?: Record<string, string>): string;
+  stop(): Promise<void>;
+}
+
+export function startHostSite(): HostSite {
+  const pages = new Map<string, { html: string; headers: Record<string, string> }>();
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(request) {
+      const found = pages.get(new URL(request.url).pathname);
+      if (!found) return new Response('not found', { status: 404 });
+      return new Response(found.html, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...found.headers } });
+    },
+  });
+  const origin = `http://127.0.0.1:${server.port}`;
+  return {
+    origin,
+    page(path, html, headers = {}) {
+      pages.set(path, { html, headers });
+      return `${origin}${path}`;
+    },
+    stop: () => server.stop(true),
+  };
+}
+
+/** A host page embedding widgets the way a customer does. */
+export function hostPage({ api, widgets, head = '', before = '', after = '', scriptTimes = 1, lang = 'en-GB' }: {
+  api: string;
+  widgets: { calcId: string; apiKey: string; attributes?: string; id?: string }[];
+  head?: string;
+  before?: string;
+  after?: string;
+  scriptTimes?: number;
+  lang?: string;
+}): string {
+  const script = `<script src="${api}/widget.js" async></script>\n`;
+  return `<!doctype html>
+<html lang="${lang}">
+<head><meta charset="utf-8"><title>host</title>${head}</head>
+<body>
+${before}
+${script.repeat(scriptTimes)}
+${widgets.map((w, i) => `<div id="${w.id ?? `w${i}`}" data-calc-widget data-calc-id="${w.calcId}" data-api-key="${w.apiKey}"${w.attributes ? ` ${w.attributes}` : ''}></div>`).join('\n')}
+${after}
+</body>
+</html>`;
+}

@@ -1,0 +1,61 @@
+/** Reading and driving widgets in a page (Playwright's CSS locators pierce open shadow roots). */
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+
+export interface RecordedEvent {
+  type: string;
+  host: string;
+  detail: Record<string, unknown>;
+}
+
+declare global {
+  interface Window {
+    calcEvents?: RecordedEvent[];
+  }
+}
+
+/** Records every calc:* event that reaches the document, from before the first script runs. */
+export async function recordCalcEvents(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    window.calcEvents = [];
+    for (const type of ['calc:ready', 'calc:change', 'calc:result', 'calc:error']) {
+      document.addEventListener(type, (event) => {
+        const host = event.target instanceof Element ? event.target.id : '';
+        window.calcEvents?.push({ type, host, detail: JSON.parse(JSON.stringify((event as CustomEvent).detail)) });
+      });
+    }
+  });
+}
+
+export function events(page: Page, type?: string, host?: string): Promise<RecordedEvent[]> {
+  return page.evaluate(
+    ({ type, host }) => (window.calcEvents ?? []).filter((event) => (!type || event.type === type) && (!host || event.host === host)),
+    { type, host },
+  );
+}
+
+export async function waitForEvent(page: Page, type: string, host: string): Promise<RecordedEvent> {
+  await page.waitForFunction(({ type, host }) => (window.calcEvents ?? []).some((event) => event.type === type && event.host === host), { type, host });
+  const found = await events(page, type, host);
+  const last = found.at(-1);
+  if (!last) throw new Error(`no ${type} on #${host}`);
+  return last;
+}
+
+export const field = (page: Page, host: string, key: string): Locator => page.locator(`#${host} [data-key="${key}"]`);
+export const resultValue = (page: Page, host: string, index = 0): Locator => page.locator(`#${host} [part="result-value"]`).nth(index);
+export const band = (page: Page, host: string, index = 0): Locator => page.locator(`#${host} [part="band"]`).nth(index);
+export const unavailableNote = (page: Page, host: string): Locator => page.locator(`#${host} [part~="unavailable"]`);
+
+/** The element focused inside shadow roots, as "host#id > tag[data-key|value]". */
+export function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    let active = document.activeElement;
+    const path: string[] = [];
+    while (active) {
+      const key = active.getAttribute('data-key') ?? (active instanceof HTMLInputElement && active.type === 'radio' ? active.value : '');
+      path.push(`${active.tagName.toLowerCase()}${active.id ? `#${active.id}` : ''}${key ? `[${key}]` : ''}`);
+      active = active.shadowRoot?.activeElement ?? null;
+    }
+    return path.join(' > ');
+  });
+}

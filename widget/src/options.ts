@@ -1,0 +1,51 @@
+/** A widget's options: `mount()` arguments win over the element's data attributes. */
+import type { UnitSystem } from '../../src/calculators/definition';
+import { resolveLocale, unitSystemForLocale } from './locale';
+
+export type Theme = 'light' | 'dark' | 'auto';
+
+/** What `CalcWidget.mount(el, options)` accepts; each mirrors a `data-*` attribute. */
+export interface MountOptions {
+  calcId?: string;
+  apiKey?: string;
+  units?: UnitSystem;
+  theme?: Theme;
+  locale?: string;
+  /** ISO 4217 code (e.g. "EUR") for amounts; without it amounts are plain numbers. */
+  currency?: string;
+  /** Only used where constructable stylesheets are missing (a `<style nonce>` fallback). */
+  nonce?: string;
+}
+
+export interface WidgetOptions {
+  calcId: string;
+  apiKey: string;
+  units: UnitSystem;
+  theme: Theme;
+  locale: string;
+  currency: string | undefined;
+  nonce: string | undefined;
+}
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
+  return allowed.find((candidate) => candidate === value);
+}
+
+function currencyCode(value: string | undefined): string | undefined {
+  const code = value?.trim().toUpperCase();
+  return code && /^[A-Z]{3}$/.test(code) ? code : undefined;
+}
+
+export function readOptions(element: HTMLElement, overrides: MountOptions = {}): WidgetOptions {
+  const data = element.dataset;
+  const locale = resolveLocale([overrides.locale, data.locale, element.ownerDocument.documentElement.lang, navigator.language]);
+  return {
+    calcId: (overrides.calcId ?? data.calcId ?? '').trim(),
+    apiKey: (overrides.apiKey ?? data.apiKey ?? '').trim(),
+    units: oneOf(overrides.units ?? data.units, ['metric', 'imperial'] as const) ?? unitSystemForLocale(locale, navigator.language),
+    theme: oneOf(overrides.theme ?? data.theme, ['light', 'dark', 'auto'] as const) ?? 'light',
+    locale,
+    currency: currencyCode(overrides.currency ?? data.currency),
+    nonce: overrides.nonce ?? data.nonce,
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The one API call a widget makes: POST /v1/widget/load at the script's own origin, as
+ * a CORS simple request (text/plain body, no credentials) so no preflight is needed.
+ * It never rejects: every failure becomes an error code.
+ */
+import type { FieldValues } from '../../src/calculators/definition';
+
+export type LoadOutcome = { ok: true; values: FieldValues } | { ok: false; code: string; message: string };
+
+export interface LoadRequest {
+  apiKey: string;
+  calcId: string;
+  domain: string;
+}
+
+// The server waits up to 5 s for a webhook; past this the API itself is in trouble.
+const LOAD_TIMEOUT_MS = 15_000;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Only own number and string entries: the answer is data, never trusted further. */
+function valuesOf(answer: unknown): FieldValues {
+  const values: FieldValues = {};
+  const raw = isRecord(answer) ? answer.values : undefined;
+  if (!isRecord(raw)) return values;
+  for (const key of Object.keys(raw)) {
+    const value = raw[key];
+    if (typeof value === 'number' || typeof value === 'string') values[key] = value;
+  }
+  return values;
+}
+
+function errorOf(answer: unknown, status: number): { code: string; message: string } {
+  const error = isRecord(answer) ? answer.error : undefined;
+  if (isRecord(error) && typeof error.code === 'string') {
+    return { code: error.code, message: typeof error.message === 'string' ? error.message : '' };
+  }
+  return { code: `http_${status}`, message: `The API answered ${status}.` };
+}
+
+export async function loadCalculator(apiOrigin: string, request: LoadRequest, signal: AbortSignal): Promise<LoadOutcome> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), LOAD_TIMEOUT_MS);
+  const abort = () => timeout.abort();
+  signal.addEventListener('abort', abort);
+  try {
+    const response = await fetch(`${apiOrigin}/v1/widget/load`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: JSON.stringify(request),
+      credentials: 'omit',
+      mode: 'cors',
+      signal: timeout.signal,
+    });
+    let answer: unknown;
+    try {
+      answer = await response.json();
+    } catch {
+      answer = undefined;
+    }
+    if (!response.ok) return { ok: false, ...errorOf(answer, response.status) };
+    if (!isRecord(answer)) return { ok: false, code: 'bad_response', message: 'The API answer is not JSON.' };
+    return { ok: true, values: valuesOf(answer) };
+  } catch (error) {
+    if (signal.aborted) return { ok: false, code: 'aborted', message: 'The widget was destroyed.' };
+    if (timeout.signal.aborted) return { ok: false, code: 'timeout', message: `No answer from ${apiOrigin} within ${LOAD_TIMEOUT_MS / 1000} s.` };
+    return { ok: false, code: 'network_error', message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', abort);
+  }
+}
