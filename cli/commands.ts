@@ -1,5 +1,6 @@
 import type { Command } from '@oclif/core';
 import { commands as helpCommands } from '@oclif/plugin-help';
+import { autocompleteCommands } from './autocomplete.ts';
 import AccountsCreate from './commands/admin/accounts/create.ts';
 import AccountsList from './commands/admin/accounts/list.ts';
 import AccountsSetPlan from './commands/admin/accounts/set-plan.ts';
@@ -27,6 +28,7 @@ import Whoami from './commands/whoami.ts';
  */
 export const commands: Record<string, Command.Class> = {
   help: helpCommands.help as unknown as Command.Class,
+  ...autocompleteCommands,
   serve: Serve,
   'admin:accounts:create': AccountsCreate,
   'admin:accounts:set-plan': AccountsSetPlan,
