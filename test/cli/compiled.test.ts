@@ -47,7 +47,10 @@ describe('compiled: help', () => {
   }
 
   test('every command answers --help with a description and examples', async () => {
-    const ids = Object.keys(commands).filter((id) => id !== 'help');
+    // Hidden commands (the completion plugin's internal `autocomplete:create`) are not documented.
+    const ids = Object.entries(commands)
+      .filter(([id, command]) => id !== 'help' && !command.hidden)
+      .map(([id]) => id);
     const results = await Promise.all(ids.map((id) => runCommand([calc], [...id.split(':'), '--help'])));
     results.forEach((result, i) => {
       expect({ id: ids[i], exitCode: result.exitCode }).toEqual({ id: ids[i], exitCode: 0 });
