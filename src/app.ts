@@ -68,7 +68,7 @@ export function createApp(options: AppOptions) {
     configs,
     cipher: createHeaderCipher(options.headerKey),
     statusLog,
-    limiter: createInFlightLimiter({ perAccount: 8, total: 512 }),
+    limiter: createInFlightLimiter({ perAccount: 8, total: config.webhookMaxInFlight }),
     resolve: options.resolve ?? systemResolver,
     policy: createAddressPolicy({ allowCidrs: [...config.webhookAllowCidrs] }),
     logger,

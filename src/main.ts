@@ -1,5 +1,5 @@
 import { createApp } from './app.ts';
-import type { ServerConfig } from './config.ts';
+import { WEBHOOK_MAX_IN_FLIGHT, type ServerConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { seedDemo, type DemoCredentials } from './modules/pages/demo.ts';
@@ -25,6 +25,9 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
     logger.warn('CALC_WEBHOOK_ALLOW_CIDRS is set: webhooks may reach these non-public ranges. Use this for tests and local development only.', {
       cidrs: config.webhookAllowCidrs,
     });
+  }
+  if (config.webhookMaxInFlight < WEBHOOK_MAX_IN_FLIGHT) {
+    logger.warn(`Webhook calls in flight are capped at ${config.webhookMaxInFlight} because Bun's HTTP client runs that many at once; start with BUN_CONFIG_MAX_HTTP_REQUESTS=1024 to allow ${WEBHOOK_MAX_IN_FLIGHT}.`);
   }
   let listenUrl = '';
   const headerKey = loadOrCreateSecret(config.dataDir, 'webhook-key');

@@ -75,6 +75,9 @@ export async function readCappedBody(
     return { ok: false, outcome: 'too_large', reason: `Content-Length ${declared} exceeds ${options.maxBytes}` };
   }
   if (body === null) return { ok: true, bytes: new Uint8Array(0) };
+  if (decoding === 'identity' && Number.isFinite(declared) && !response.headers.has('transfer-encoding')) {
+    return readDeclaredLength(response, options);
+  }
 
   const state = { sourceFailed: false, wireBytes: 0 };
   let stream = tapSource(body, state).pipeThrough(
@@ -115,4 +118,21 @@ export async function readCappedBody(
     return { ok: false, outcome: 'invalid_json', reason: 'body could not be decoded' };
   }
   return { ok: true, bytes: concat(chunks, total) };
+}
+
+/**
+ * The common case, an uncompressed body of a declared length within the cap, read in
+ * one call: HTTP framing stops the read at the declared length and the fetch's signal
+ * aborts it, so the cap and the time budget hold without a stream per chunk.
+ */
+async function readDeclaredLength(response: Response, options: { maxBytes: number; signal: AbortSignal }): Promise<BodyResult> {
+  try {
+    const bytes = await raceAbort(response.bytes(), options.signal);
+    if (bytes.byteLength > options.maxBytes) return { ok: false, outcome: 'too_large', reason: `body exceeds ${options.maxBytes} bytes` };
+    return { ok: true, bytes };
+  } catch {
+    void response.body?.cancel().catch(() => {});
+    if (options.signal.aborted) return { ok: false, outcome: 'timeout', reason: 'body not complete within the time budget' };
+    return { ok: false, outcome: 'unreachable', reason: 'connection failed while reading the body' };
+  }
 }

@@ -10,6 +10,12 @@ describe('server settings', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  test('webhook calls in flight: 512, or fewer when Bun runs fewer HTTP requests at once', () => {
+    expect(loadServerConfig({}, {}).webhookMaxInFlight).toBe(256);
+    expect(loadServerConfig({}, { BUN_CONFIG_MAX_HTTP_REQUESTS: '1024' }).webhookMaxInFlight).toBe(512);
+    expect(loadServerConfig({}, { BUN_CONFIG_MAX_HTTP_REQUESTS: '100' }).webhookMaxInFlight).toBe(100);
+  });
+
   test('environment variables, and flags winning over them', () => {
     const env = {
       CALC_HOST: '0.0.0.0', CALC_PORT: '9000', CALC_DATA_DIR: '/tmp/calc-x', CALC_PUBLIC_URL: 'https://calc.example.com/',

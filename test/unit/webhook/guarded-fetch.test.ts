@@ -284,6 +284,45 @@ describe('unreachable', () => {
   });
 });
 
+describe('bodies with a declared length', () => {
+  /** A raw socket server: the test decides every byte and every pause. */
+  function rawServer(onConnect: (socket: { write(data: string): void; end(): void }) => void) {
+    return Bun.listen({ hostname: ALLOWED, port: 0, socket: { data: (socket) => onConnect(socket) } });
+  }
+
+  test('a declared-length body that drips ends at the time budget, not later', async () => {
+    const timers: ReturnType<typeof setInterval>[] = [];
+    const listener = rawServer((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{');
+      timers.push(setInterval(() => socket.write(' '), 100));
+    });
+    try {
+      const started = performance.now();
+      const result = await guardedFetch(`http://${ALLOWED}:${listener.port}/`, {}, deps({ timeoutMs: 400 }));
+      const elapsed = performance.now() - started;
+      expect(result.outcome).toBe('timeout');
+      expect(elapsed).toBeLessThan(1000);
+    } finally {
+      for (const timer of timers) clearInterval(timer);
+      listener.stop(true);
+    }
+  });
+
+  test('bytes past the declared length are never read into the body', async () => {
+    const listener = rawServer((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 12\r\n\r\n{"weightKg":1}${' '.repeat(1024 * 1024)}`);
+      socket.end();
+    });
+    try {
+      const result = await guardedFetch(`http://${ALLOWED}:${listener.port}/`, {}, deps());
+      // 12 bytes of `{"weightKg":1}` is `{"weightKg":` — not JSON: the read stopped where declared.
+      expect(result).toMatchObject({ outcome: 'invalid_json', httpStatus: 200 });
+    } finally {
+      listener.stop(true);
+    }
+  });
+});
+
 describe('proxy environment variables are ignored', () => {
   const names = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy'];
   const saved = new Map<string, string | undefined>();
