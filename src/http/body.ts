@@ -34,6 +34,9 @@ export async function parseJsonBody(request: Request, contentType: string, allow
 
 async function readCapped(request: Request): Promise<string> {
   if (!request.body) return '';
+  // A declared length was already checked against the cap (413 before reading), and
+  // HTTP framing stops the read there: read it in one call. Only chunked bodies stream.
+  if (request.headers.has('content-length') && !declaredTooLarge(request)) return decodeUtf8(await request.bytes());
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -47,8 +50,14 @@ async function readCapped(request: Request): Promise<string> {
     }
     chunks.push(value);
   }
+  return decodeUtf8(Buffer.concat(chunks));
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return utf8.decode(bytes);
   } catch {
     throw invalidRequest('The request body is not valid UTF-8.');
   }

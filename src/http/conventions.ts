@@ -2,18 +2,11 @@ import { Elysia } from 'elysia';
 import { AppError, errorBody } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { declaredTooLarge, parseJsonBody, payloadTooLarge } from './body.ts';
+import { pathOf } from './path.ts';
 import type { createRequestLog } from './request-log.ts';
 
 /** Paths that third-party pages call from any origin: access is decided by the domain check. */
 const PUBLIC_CORS = /^\/(v1\/widget\/|v1\/calculators(\/|$)|widget\.js$)/;
-
-/** The path of a request URL without building a URL object (this runs on every request). */
-export function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start === -1) return '/';
-  const query = url.indexOf('?', start);
-  return query === -1 ? url.slice(start) : url.slice(start, query);
-}
 
 /**
  * The HTTP conventions every route shares (contract §2): request ids and log lines,

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.ts';
+import { pathOf } from './path.ts';
 
 interface RequestInfo {
   id: string;
@@ -32,7 +33,7 @@ export function createRequestLog(logger: Logger) {
     },
     finish(request: Request, status: number): void {
       const found = info.get(request);
-      const path = new URL(request.url).pathname;
+      const path = pathOf(request.url);
       // Only method, path, status, time and id: never bodies, queries, headers or tokens.
       logger.info('request', {
         requestId: found?.id,

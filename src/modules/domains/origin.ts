@@ -14,6 +14,19 @@ const MAX_ORIGIN_LENGTH = 300;
  * `https://*.shop.example`) into its one stored spelling, or throws 400 `invalid_request`.
  */
 export function normaliseOrigin(raw: string): NormalisedOrigin {
+  const known = recent.get(raw);
+  if (known) return known;
+  const parsed = parseOrigin(raw);
+  // Widget requests repeat the same few origins: remember them (bounded; cleared when full).
+  if (recent.size >= RECENT_LIMIT) recent.clear();
+  recent.set(raw, Object.freeze(parsed));
+  return parsed;
+}
+
+const RECENT_LIMIT = 10_000;
+const recent = new Map<string, NormalisedOrigin>();
+
+function parseOrigin(raw: string): NormalisedOrigin {
   if (raw.length > MAX_ORIGIN_LENGTH) throw invalidRequest(`domain must be at most ${MAX_ORIGIN_LENGTH} characters.`);
   // Characters the URL parser would silently drop or reinterpret: refuse instead of guessing.
   if (/[\s\\@?#\u0000-\u001f\u007f]/u.test(raw)) {

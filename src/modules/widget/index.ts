@@ -12,6 +12,16 @@ import { accountForKey, authoriseWidget, checkOriginHeader, useQuota, type Widge
 /** Fetches pre-fill values for a load; the webhook issue plugs the guarded pull in here. */
 export type Prefill = (account: AccountRow, calculator: CalculatorDefinition) => Promise<FieldValues>;
 
+const serialised = new WeakMap<CalculatorDefinition, string>();
+function publicJson(calculator: CalculatorDefinition): string {
+  let json = serialised.get(calculator);
+  if (json === undefined) {
+    json = JSON.stringify(toPublic(calculator));
+    serialised.set(calculator, json);
+  }
+  return json;
+}
+
 const widgetErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
 
 /** Routes a third-party page calls with the public API key in the body. */
@@ -31,7 +41,12 @@ export function widgetModule(deps: WidgetDeps & { prefill: Prefill }) {
       async ({ body, headers }) => {
         const { account, calculator } = authoriseWidget(deps, body, headers.origin ?? null);
         useQuota(deps, account, true);
-        return { calcId: calculator.id, calculator: toPublic(calculator) as unknown as Record<string, unknown>, values: await deps.prefill(account, calculator) };
+        const values = await deps.prefill(account, calculator);
+        // The definition is the bulk of the answer and never changes: it is serialised
+        // once, and the answer is assembled around it (the schema below documents it).
+        return new Response(`{"calcId":${JSON.stringify(calculator.id)},"calculator":${publicJson(calculator)},"values":${JSON.stringify(values)}}`, {
+          headers: { 'content-type': 'application/json' },
+        });
       },
       { body: WidgetBody, response: { 200: LoadAnswer, ...widgetErrors }, detail: { summary: 'Load a calculator with its pre-filled values (counts one load)' } },
     )
