@@ -27,12 +27,17 @@ export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true;
 
   protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
-    // oclif's own parse errors (unknown flag, missing argument) keep exit code 2.
-    if (error instanceof Errors.CLIError && error.oclif?.exit === 2) return super.catch(error);
+    if (error instanceof Errors.ExitError) throw error;
+    // oclif's own parse errors (unknown flag, missing argument) exit 2. Its default
+    // handler would, under --json, dump its internals to stdout and exit 1.
+    if (error instanceof Errors.CLIError && error.oclif?.exit === 2) {
+      if (!this.jsonEnabled()) return super.catch(error);
+      this.fail(error.message.replace(/\s*\n\s*/g, ' ').trim(), EXIT.usage, 'usage');
+    }
     if (error instanceof CliFailure) this.fail(error.message, error.exitCode, error.code);
     if (error instanceof AppError) this.fail(error.message, EXIT.failure, error.code);
     if (error instanceof ConfigError) this.fail(error.message, EXIT.failure);
-    if (error instanceof Errors.ExitError) throw error;
+    if (this.jsonEnabled()) this.fail(error.message, EXIT.failure);
     return super.catch(error);
   }
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import ipaddr from 'ipaddr.js';
+import { parseAllowEntry } from './webhook/address-policy.ts';
 
 export type Plan = 'free' | 'base' | 'extra';
 export const PLANS: readonly Plan[] = ['free', 'base', 'extra'];
@@ -110,16 +110,17 @@ function nonEmpty(value: string | undefined): string | null {
   return value !== undefined && value.trim() !== '' ? value : null;
 }
 
+/** A comma list of CIDRs (or single addresses), checked with the webhook guard's own strict parser. */
 function cidrList(name: string, value: string | undefined): string[] {
   if (!value || value.trim() === '') return [];
   return value.split(',').map((entry) => {
     const cidr = entry.trim();
     try {
-      ipaddr.parseCIDR(cidr.includes('/') ? cidr : `${cidr}/${cidr.includes(':') ? 128 : 32}`);
+      const [address, bits] = parseAllowEntry(cidr);
+      return `${address.toString()}/${bits}`;
     } catch {
       throw new ConfigError(`${name}: "${cidr}" is not a CIDR such as 10.0.0.0/8 or fd00::/8.`);
     }
-    return cidr.includes('/') ? cidr : `${cidr}/${cidr.includes(':') ? 128 : 32}`;
   });
 }
 

@@ -26,7 +26,7 @@ export function createWidgetConfigStore(db: Db) {
         .run();
     },
 
-    /** Writes the latest fetch outcomes in one transaction (rows that were removed are skipped). */
+    /** Writes the latest fetch outcomes in one transaction. */
     saveStatuses(statuses: { accountId: string; calcId: string; status: string }[]): void {
       if (statuses.length === 0) return;
       db.transaction((tx) => {

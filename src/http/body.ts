@@ -25,11 +25,31 @@ export async function parseJsonBody(request: Request, contentType: string, allow
   if (!accepted) {
     throw invalidRequest(`Send the body as JSON with Content-Type: application/json${allowTextPlain ? ' (or text/plain)' : ''}.`);
   }
+  if (nestingExceeds(text, MAX_DEPTH)) throw invalidRequest(`The request body nests deeper than ${MAX_DEPTH} levels.`);
   try {
     return JSON.parse(text);
   } catch {
     throw invalidRequest('The request body is not valid JSON.');
   }
+}
+
+/** No route takes bodies this deep; deeper ones would exhaust the validator's stack. */
+const MAX_DEPTH = 32;
+
+function nestingExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }
 
 async function readCapped(request: Request): Promise<string> {

@@ -24,13 +24,14 @@ export function httpConventions(deps: { logger: Logger; requestLog: ReturnType<t
           set.headers['access-control-allow-methods'] = 'GET, POST, OPTIONS';
           set.headers['access-control-allow-headers'] = 'Content-Type';
           set.headers['access-control-max-age'] = '86400';
-          set.status = 204;
+          // An answer from onRequest skips the after-response hooks: log it here.
+          requestLog.finish(request, 204);
           return new Response(null, { status: 204, headers: set.headers as Record<string, string> });
         }
       }
       if (declaredTooLarge(request)) {
-        set.status = 413;
-        return payloadTooLarge().body();
+        requestLog.finish(request, 413);
+        return new Response(JSON.stringify(payloadTooLarge().body()), { status: 413, headers: { ...(set.headers as Record<string, string>), 'content-type': 'application/json' } });
       }
     })
     .onParse({ as: 'global' }, ({ request, contentType }) => parseJsonBody(request, contentType, pathOf(request.url).startsWith('/v1/widget/')))
@@ -43,7 +44,9 @@ export function httpConventions(deps: { logger: Logger; requestLog: ReturnType<t
         Object.assign(set.headers, failure.headers);
         return failure.body();
       }
-      switch (code) {
+      // An answer that fails its own schema is our bug, not the client's.
+      const ourBug = code === 'VALIDATION' && (error as { type?: string }).type === 'response';
+      switch (ourBug ? 'UNKNOWN' : code) {
         case 'VALIDATION':
           set.status = 400;
           return errorBody('invalid_request', validationMessage(error), validationDetails(error));
@@ -68,8 +71,10 @@ export function httpConventions(deps: { logger: Logger; requestLog: ReturnType<t
     .onAfterHandle({ as: 'global' }, ({ request }) => {
       requestLog.markDone(request);
     })
-    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
-      requestLog.finish(request, typeof set.status === 'number' ? set.status : 200);
+    .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
+      // A handler that returns a Response (304, 204, the load answer) sets its own status.
+      const status = responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200;
+      requestLog.finish(request, status);
     });
 }
 

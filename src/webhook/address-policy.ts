@@ -126,7 +126,8 @@ function parseStrict(ip: unknown): Address | null {
   return ipaddr.IPv6.parse(host.slice(1, -1));
 }
 
-function parseAllowEntry(entry: string): [Address, number] {
+/** Parses one allowlist entry (an address or a CIDR in strict notation); throws when malformed. */
+export function parseAllowEntry(entry: string): [Address, number] {
   const text = entry.trim();
   const slash = text.indexOf('/');
   const addr = parseStrict(slash === -1 ? text : text.slice(0, slash));

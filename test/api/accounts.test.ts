@@ -92,6 +92,20 @@ describe('POST /v1/auth/login', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  test('a burst of parallel guesses is limited too (attempts are counted before the slow check)', async () => {
+    using app = testApp();
+    const { email } = await app.signup();
+    const results = await Promise.all(Array.from({ length: 30 }, () => app.request('POST', '/v1/auth/login', { body: { email, password: 'wrong password!' } })));
+    expect(results.filter((r) => r.status === 401)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(20);
+  });
+
+  test('successful sign-ins from one address do not use up its failure allowance', async () => {
+    using app = testApp();
+    const { email, password } = await app.signup();
+    for (let i = 0; i < 12; i++) expect((await app.request('POST', '/v1/auth/login', { body: { email, password } })).status).toBe(200);
+  });
+
   test('the limit lifts when the window has passed', async () => {
     let now = new Date('2026-03-01T00:00:00Z');
     using app = testApp({ now: () => now });
@@ -130,6 +144,20 @@ describe('owner routes refuse bad tokens', () => {
       'unknown account': `Bearer ${unknownAccount}`,
     };
   }
+
+  test('a bad token is refused before the body is validated (no schema details for strangers)', async () => {
+    using app = testApp();
+    for (const [method, path] of [['POST', '/v1/domains'], ['DELETE', '/v1/domains'], ['PUT', '/v1/widget-config/bmi'], ['PUT', '/v1/widget-config/BAD']] as const) {
+      const res = await app.request(method, path, { headers: { authorization: 'Bearer forged.token.value' }, body: { nonsense: [1, 2, 3] } });
+      expect({ path, status: res.status, code: res.json.error.code, details: res.json.error.details }).toEqual({ path, status: 401, code: 'unauthorized', details: undefined });
+    }
+  });
+
+  test('the Bearer scheme is case-insensitive', async () => {
+    using app = testApp();
+    const { token } = await app.signup();
+    expect((await app.request('GET', '/v1/account', { headers: { authorization: `bearer ${token}` } })).status).toBe(200);
+  });
 
   test.each(routes)('%s %s → 401 unauthorized for every bad credential', async (method, path) => {
     using app = testApp();

@@ -71,6 +71,16 @@ describe('register-domain: a page asks, the owner approves', () => {
     expect((await ask(app, apiKey, 'https://blog.example')).status).toBe(200);
   });
 
+  test('an origin an active wildcard already covers answers 200 active and records nothing', async () => {
+    using app = testApp();
+    const { token, apiKey } = await app.signup();
+    await app.request('POST', '/v1/domains', { token, body: { domain: 'https://*.blog.example' } });
+    const res = await ask(app, apiKey, 'https://a.blog.example');
+    expect(res.status).toBe(200);
+    expect(res.json.domain).toMatchObject({ domain: 'https://a.blog.example', status: 'active' });
+    expect((await app.request('GET', '/v1/domains', { token })).json.domains.map((d: { domain: string }) => d.domain)).toEqual(['https://*.blog.example']);
+  });
+
   test('wildcards are refused (400); bad key 401; Origin must match (403)', async () => {
     using app = testApp();
     const { apiKey } = await app.signup();

@@ -36,6 +36,8 @@ function hostileBodies(): string[] {
     JSON.stringify({ apiKey: 'pk_x', domain: `https://${'a'.repeat(250)}.example`, calcId: 'bmi' }),
     JSON.stringify({ apiKey: 'pk_x', domain: 'https://shop.example', calcId: '../../etc/passwd' }),
     '[' .repeat(5000) + ']'.repeat(5000),
+    `{"apiKey":${'['.repeat(5000)}${']'.repeat(5000)},"domain":"https://shop.example","calcId":"bmi","email":${'['.repeat(3000)}${']'.repeat(3000)}}`,
+    `{"domain":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`,
   ];
   for (const u of unicode) bodies.push(JSON.stringify({ apiKey: `pk_${u}`, domain: `https://${u}.example`, calcId: u, email: `${u}@x.example`, password: u.repeat(12) }));
   for (let i = 0; i < 40; i++) bodies.push(VALID.slice(0, Math.floor(rnd() * VALID.length)));
@@ -182,5 +184,20 @@ describe('unexpected failures', () => {
     const logged = app.logs.map((line) => JSON.parse(line)).find((l) => l.level === 'error');
     expect(logged).toMatchObject({ requestId, msg: 'unhandled error' });
     expect(typeof logged.stack).toBe('string');
+  });
+});
+
+describe('request log status', () => {
+  test('answers a handler builds itself are logged with their own status (304, 204)', async () => {
+    using app = testApp();
+    const first = await app.request('GET', '/widget.js');
+    await app.request('GET', '/widget.js', { headers: { 'if-none-match': first.headers.get('etag') as string } });
+    await app.request('OPTIONS', '/v1/widget/load');
+    await app.request('POST', '/v1/widget/load', { body: 'x'.repeat(70_000), headers: { 'content-length': '70000' } });
+    await Bun.sleep(20);
+    const statuses = app.logs.map((line) => JSON.parse(line)).filter((l) => l.msg === 'request').map((l) => `${l.method} ${l.status}`);
+    expect(statuses).toContain('GET 304');
+    expect(statuses).toContain('OPTIONS 204');
+    expect(statuses).toContain('POST 413');
   });
 });

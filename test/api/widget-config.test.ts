@@ -199,6 +199,31 @@ describe('POST /v1/widget-config/:calcId/test-webhook', () => {
     expect(target.hits).toBe(hits);
   });
 
+  test('an outcome from before a save or removal never describes the new config', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = startTarget('127.0.0.2', async () => {
+      await gate;
+      return new Response('nope', { status: 500 });
+    });
+    try {
+      using app = testApp({ env: ALLOW });
+      const { token } = await extraOwner(app);
+      await put(app, token, 'bmi', { webhook: { url: slow.url('/old') } });
+      const running = app.request('POST', '/v1/widget-config/bmi/test-webhook', { token });
+      while (slow.hits === 0) await Bun.sleep(5);
+      await put(app, token, 'bmi', { webhook: { url: target.url('/new') } });
+      release();
+      expect((await running).json.outcome).toBe('http_error');
+      expect((await app.request('GET', '/v1/widget-config/bmi', { token })).json.webhookStatus).toBeNull();
+      await put(app, token, 'bmi', {});
+      expect((await app.request('GET', '/v1/widget-config/bmi', { token })).json).toMatchObject({ config: {}, webhookStatus: null });
+    } finally {
+      release();
+      await slow.stop();
+    }
+  });
+
   test('the status survives a flush and is read back from the store', async () => {
     using app = testApp({ env: ALLOW });
     const { token } = await extraOwner(app);

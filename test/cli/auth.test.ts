@@ -68,6 +68,14 @@ describe('calc login', () => {
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('Nonexistent flag: --password');
   });
+
+  test('with --json, syntax errors still exit 2 and leave stdout empty', async () => {
+    for (const args of [['whoami', '--json', '--bogus'], ['config', 'get', '--json'], ['domains', 'add', '--json']]) {
+      const result = await session.calc(args);
+      expect({ args, exitCode: result.exitCode, stdout: result.stdout }).toEqual({ args, exitCode: 2, stdout: '' });
+      expect(JSON.parse(result.stderr).error.code).toBe('usage');
+    }
+  });
 });
 
 describe('calc whoami and calc logout', () => {

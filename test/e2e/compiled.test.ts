@@ -66,6 +66,16 @@ describe('the compiled executable', () => {
       expect(stopped.stderr).not.toContain('correct horse battery');
       expect(stopped.stderr).not.toContain(login.body.token);
 
+      const created = await runCommand([calc], ['admin', 'accounts', 'create', '--email', 'second@shop.example', '--json', '--data', data]);
+      expect(created.exitCode).toBe(0);
+      const second = JSON.parse(created.stdout);
+      expect(second.account.email).toBe('second@shop.example');
+      // Generated (no --password-stdin): the password must reach a --json reader, and work.
+      const stored = new Database(join(data, 'calc.db'), { readonly: true });
+      const row = stored.query("SELECT password_hash AS hash FROM accounts WHERE email = 'second@shop.example'").get() as { hash: string };
+      stored.close();
+      expect(await Bun.password.verify(second.password, row.hash)).toBe(true);
+
       const list = await runCommand([calc], ['admin', 'accounts', 'list', '--json', '--data', data]);
       expect(JSON.parse(list.stdout).accounts[0]).toMatchObject({ email: 'owner@shop.example', plan: 'base', usage: { used: loads + 5 } });
     } finally {

@@ -10,9 +10,11 @@ import type { TokenService } from './tokens.ts';
  * of the module that uses it and nothing else.
  */
 export function ownerAuth(deps: { tokens: TokenService; accounts: AccountsStore }) {
-  return new Elysia().resolve({ as: 'scoped' }, async ({ headers }): Promise<{ account: AccountRow }> => {
+  // derive, not resolve: it runs before body validation, so a caller without a valid
+  // token learns nothing about the body's schema and costs no parsing work.
+  return new Elysia().derive({ as: 'scoped' }, async ({ headers }): Promise<{ account: AccountRow }> => {
     const header = headers.authorization;
-    const match = header ? /^Bearer ([A-Za-z0-9_\-.]{1,4096})$/.exec(header) : null;
+    const match = header ? /^Bearer +([A-Za-z0-9_\-.]{1,4096})$/i.exec(header) : null;
     if (!match?.[1]) throw new AppError('unauthorized', 'Sign in and send the token as Authorization: Bearer <token>.');
     const accountId = await deps.tokens.verify(match[1]);
     const account = accountId ? deps.accounts.findById(accountId) : undefined;

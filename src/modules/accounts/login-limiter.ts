@@ -2,6 +2,8 @@
  * Counts failed sign-ins per key (an email, a client IP) in fixed windows, so password
  * guessing slows to `maxFailures` tries per window per email and per address.
  */
+const MAX_KEYS = 100_000;
+
 export function createLoginLimiter({ maxFailures = 10, windowMs = 15 * 60 * 1000, now = () => Date.now() } = {}) {
   const windows = new Map<string, { startedAt: number; failures: number }>();
 
@@ -32,8 +34,21 @@ export function createLoginLimiter({ maxFailures = 10, windowMs = 15 * 60 * 1000
         if (w) w.failures += 1;
         else windows.set(key, { startedAt: now(), failures: 1 });
       }
-      // Bound memory under a flood of distinct keys: drop expired windows now and then.
-      if (windows.size > 100_000) for (const key of windows.keys()) current(key);
+      // Callers choose the keys (any email): past the bound, drop expired windows, then
+      // the oldest ones (a Map iterates in insertion order).
+      if (windows.size > MAX_KEYS) {
+        for (const key of windows.keys()) current(key);
+        for (const key of windows.keys()) {
+          if (windows.size <= MAX_KEYS) break;
+          windows.delete(key);
+        }
+      }
+    },
+
+    /** Takes back one failure (an attempt charged up front that turned out right). */
+    refund(key: string): void {
+      const w = current(key);
+      if (w && w.failures > 0) w.failures -= 1;
     },
 
     succeed(key: string): void {

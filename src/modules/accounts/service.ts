@@ -60,14 +60,15 @@ export async function authenticate(
   if (wait !== null) {
     throw new AppError('rate_limited', `Too many failed sign-ins. Try again in ${wait} seconds.`, undefined, { 'Retry-After': String(wait) });
   }
+  // Charged before the slow hash check, so a burst of parallel guesses cannot all pass
+  // the limit before the first failure is counted.
+  deps.limiter.fail(keys);
   const row = deps.accounts.findByEmail(email);
   timingHash ??= Bun.password.hash('timing-equaliser-password', { algorithm: 'argon2id' });
   const ok = await Bun.password.verify(input.password, row?.passwordHash ?? (await timingHash));
-  if (!row || !ok) {
-    deps.limiter.fail(keys);
-    throw new AppError('invalid_credentials', 'Email or password is wrong.');
-  }
+  if (!row || !ok) throw new AppError('invalid_credentials', 'Email or password is wrong.');
   deps.limiter.succeed(`email:${email}`);
+  deps.limiter.refund(`ip:${clientIp}`);
   return row;
 }
 

@@ -1,8 +1,8 @@
 import { Elysia, t } from 'elysia';
-import { calculators, getCalculator } from '../../calculators/index.ts';
+import { calculators } from '../../calculators/index.ts';
 import { toPublic } from '../../calculators/definition.ts';
-import { AppError } from '../../errors.ts';
 import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
+import { requireCalculator } from './service.ts';
 
 const Definition = t.Record(t.String(), t.Unknown(), { description: 'id, title, unit systems, fields (key, label, unit, min, max, default), results' });
 
@@ -19,9 +19,7 @@ export function calculatorsModule() {
     .get(
       '/v1/calculators/:calcId',
       ({ params }) => {
-        const calculator = getCalculator(params.calcId);
-        if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${params.calcId}".`);
-        return { calculator: toPublic(calculator) as unknown as Record<string, unknown> };
+        return { calculator: toPublic(requireCalculator(params.calcId)) as unknown as Record<string, unknown> };
       },
       { params: CalcIdParam, response: { 200: t.Object({ calculator: Definition }), 400: ErrorResponse, 404: ErrorResponse }, detail: { summary: 'One calculator\'s public definition' } },
     );

@@ -53,18 +53,18 @@ export function removeDomain(deps: DomainsDeps, accountId: string, raw: string):
  * records a pending request that the owner approves; the cap keeps a stranger with the
  * key from filling the owner's list.
  */
-export function requestDomain(deps: DomainsDeps, accountId: string, raw: string): { domain: DomainJson; created: boolean } {
-  const { origin, wildcard } = normaliseOrigin(raw);
-  if (wildcard) throw invalidRequest('Wildcard origins can only be added by the account owner.');
+export function requestDomain(deps: DomainsDeps, accountId: string, origin: string): DomainJson {
   return deps.domains.transaction(() => {
     const existing = deps.domains.find(accountId, origin);
-    if (existing) return { domain: toJson(existing), created: false };
+    if (existing) return toJson(existing);
+    // Already allowed through an active wildcard: nothing to ask for.
+    if (originStatus(deps, accountId, origin) === 'active') return { domain: origin, status: 'active', createdAt: deps.now().toISOString() };
     if (deps.domains.countPending(accountId) >= MAX_PENDING_DOMAINS) {
       throw new AppError('too_many_pending_domains', `This account already has ${MAX_PENDING_DOMAINS} pending domain requests; the owner must approve or remove some first.`);
     }
     const row: DomainRow = { accountId, origin, status: 'pending', createdAt: deps.now().toISOString() };
     deps.domains.insert(row);
-    return { domain: toJson(row), created: true };
+    return toJson(row);
   });
 }
 

@@ -5,7 +5,8 @@ import { ownerAuth } from '../accounts/auth.ts';
 import type { TokenService } from '../accounts/tokens.ts';
 import { ConfigAnswer, ConfigBody, TestAnswer } from './model.ts';
 import { pullWebhook, type PullDeps } from './pull.ts';
-import { calculatorOr404, readConfig, saveConfig, type ConfigDeps } from './service.ts';
+import { requireCalculator } from '../calculators/service.ts';
+import { readConfig, saveConfig, type ConfigDeps } from './service.ts';
 
 const bearer = [{ bearer: [] }];
 
@@ -15,10 +16,7 @@ export function widgetConfigModule(deps: ConfigDeps & PullDeps & { tokens: Token
     .use(ownerAuth(deps))
     .get(
       '/v1/widget-config/:calcId',
-      ({ account, params }) => {
-        calculatorOr404(params.calcId);
-        return readConfig(deps, account.id, params.calcId);
-      },
+      ({ account, params }) => readConfig(deps, account.id, params.calcId),
       { params: CalcIdParam, response: { 200: ConfigAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse }, detail: { summary: 'Read a calculator\'s config (header values redacted) and the last webhook outcome', security: bearer } },
     )
     .put('/v1/widget-config/:calcId', ({ account, params, body }) => saveConfig(deps, account, params.calcId, body.config.webhook), {
@@ -30,7 +28,7 @@ export function widgetConfigModule(deps: ConfigDeps & PullDeps & { tokens: Token
     .post(
       '/v1/widget-config/:calcId/test-webhook',
       async ({ account, params }) => {
-        const { outcome, httpStatus, durationMs, values, ignoredKeys } = await pullWebhook(deps, account, calculatorOr404(params.calcId));
+        const { outcome, httpStatus, durationMs, values, ignoredKeys } = await pullWebhook(deps, account, requireCalculator(params.calcId));
         return { outcome, httpStatus, durationMs, values, ignoredKeys };
       },
       { params: CalcIdParam, response: { 200: TestAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse }, detail: { summary: 'Run the guarded webhook fetch now and show what it would pre-fill', security: bearer } },

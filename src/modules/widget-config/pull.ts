@@ -40,12 +40,21 @@ const nothing = (outcome: PullOutcome): PullResult => ({ outcome, httpStatus: nu
  * row of this very request (never cached), so a downgrade stops calls at once. Never
  * throws: a failure is an outcome and the visitor gets the defaults.
  */
-export async function pullWebhook(deps: PullDeps, account: AccountRow, calculator: CalculatorDefinition, row?: WidgetConfigRow): Promise<PullResult> {
+export async function pullWebhook(deps: PullDeps, account: AccountRow, calculator: CalculatorDefinition): Promise<PullResult> {
   if (account.plan !== 'extra') return nothing('plan_required');
-  const config = row ?? deps.configs.find(account.id, calculator.id);
+  const startedAt = performance.now();
+  let config: WidgetConfigRow | undefined;
+  try {
+    config = deps.configs.find(account.id, calculator.id);
+  } catch (error) {
+    // The visitor still gets the calculator; the operator hears about the store.
+    deps.logger.error('widget config could not be read; loading with defaults', { accountId: account.id, calcId: calculator.id, error: String(error) });
+    return nothing('unreachable');
+  }
   if (!config?.webhookUrl) return nothing('no_webhook');
+  const record = (result: PullResult) => recordOutcome(deps, account, calculator, result, startedAt);
   const release = deps.limiter.tryAcquire(account.id);
-  if (!release) return record(deps, account, calculator, nothing('busy'));
+  if (!release) return record(nothing('busy'));
   try {
     let headers: Record<string, string> = {};
     if (config.webhookHeaders) {
@@ -54,7 +63,7 @@ export async function pullWebhook(deps: PullDeps, account: AccountRow, calculato
       } catch {
         // A wrong or lost webhook-key: say so to the operator, never call without the auth.
         deps.logger.error('webhook headers cannot be decrypted; check the data directory\'s webhook-key', { accountId: account.id, calcId: calculator.id });
-        return record(deps, account, calculator, nothing('unreachable'));
+        return record(nothing('unreachable'));
       }
     }
     const fetched = await guardedFetch(config.webhookUrl, headers, {
@@ -64,18 +73,14 @@ export async function pullWebhook(deps: PullDeps, account: AccountRow, calculato
       timeoutMs: deps.timeoutMs,
     });
     const merged = fetched.outcome === 'ok' ? mergeWebhookValues(calculator, fetched.body) : { values: {}, ignoredKeys: [] };
-    return record(deps, account, calculator, { outcome: fetched.outcome, httpStatus: fetched.httpStatus, durationMs: fetched.durationMs, ...merged });
+    return record({ outcome: fetched.outcome, httpStatus: fetched.httpStatus, durationMs: fetched.durationMs, ...merged });
   } finally {
     release();
   }
 }
 
-function record(deps: PullDeps, account: AccountRow, calculator: CalculatorDefinition, result: PullResult): PullResult {
-  deps.statusLog.record(account.id, calculator.id, {
-    at: deps.now().toISOString(),
-    outcome: result.outcome,
-    httpStatus: result.httpStatus,
-    durationMs: result.durationMs,
-  });
+function recordOutcome(deps: PullDeps, account: AccountRow, calculator: CalculatorDefinition, result: PullResult, startedAt: number): PullResult {
+  const status = { at: deps.now().toISOString(), outcome: result.outcome, httpStatus: result.httpStatus, durationMs: result.durationMs };
+  deps.statusLog.record(account.id, calculator.id, status, startedAt);
   return result;
 }

@@ -1,8 +1,7 @@
-import { getCalculator } from '../../calculators/index.ts';
-import type { CalculatorDefinition } from '../../calculators/definition.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
+import { requireCalculator } from '../calculators/service.ts';
 import type { AddressPolicy } from '../../webhook/address-policy.ts';
 import { validateWebhookHeaders } from '../../webhook/headers.ts';
 import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver } from '../../webhook/url-check.ts';
@@ -33,17 +32,13 @@ export interface WebhookInput {
 
 const PLAN_NAMES = { free: 'Free', base: 'Base', extra: 'Extra' } as const;
 
-export function calculatorOr404(calcId: string): CalculatorDefinition {
-  const calculator = getCalculator(calcId);
-  if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${calcId}".`);
-  return calculator;
-}
-
 /** The config as owners see it: header names with every value redacted. */
 export function readConfig(deps: ConfigDeps, accountId: string, calcId: string): ConfigJson {
+  requireCalculator(calcId);
   const row = deps.configs.find(accountId, calcId);
-  const webhookStatus = deps.statusLog.get(accountId, calcId, row?.webhookStatus);
-  if (!row?.webhookUrl) return { calcId, config: {}, webhookStatus };
+  // An outcome belongs to a webhook: with none configured there is nothing to report.
+  if (!row?.webhookUrl) return { calcId, config: {}, webhookStatus: null };
+  const webhookStatus = deps.statusLog.get(accountId, calcId, row.webhookStatus);
   const names = row.webhookHeaders ? Object.keys(storedHeaders(deps, accountId, calcId, row.webhookHeaders)) : [];
   return { calcId, config: { webhook: { url: row.webhookUrl, headers: Object.fromEntries(names.map((n) => [n, REDACTED])) } }, webhookStatus };
 }
@@ -53,7 +48,7 @@ export function readConfig(deps: ConfigDeps, accountId: string, calcId: string):
  * → headers (400) → URL (422). Nothing is written unless every check passed.
  */
 export async function saveConfig(deps: ConfigDeps, account: AccountRow, calcId: string, webhook: WebhookInput | null | undefined): Promise<ConfigJson> {
-  calculatorOr404(calcId);
+  requireCalculator(calcId);
   if (webhook === null || webhook === undefined) {
     deps.configs.saveWebhook({ accountId: account.id, calcId, webhookUrl: null, webhookHeaders: null, updatedAt: deps.now().toISOString() });
     deps.statusLog.clear(account.id, calcId);
@@ -102,7 +97,8 @@ function storedHeaders(deps: ConfigDeps, accountId: string, calcId: string, seal
   try {
     return deps.cipher.open(sealed, rowId(accountId, calcId));
   } catch {
-    throw new AppError('internal', 'Stored webhook headers cannot be decrypted: the server\'s webhook-key does not match. Ask the operator.');
+    // A plain Error: the 500 path logs it with the request id the answer repeats.
+    throw new Error('stored webhook headers cannot be decrypted: the data directory\'s webhook-key does not match');
   }
 }
 

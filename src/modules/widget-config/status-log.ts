@@ -24,11 +24,17 @@ const key = (accountId: string, calcId: string) => `${accountId}\u0000${calcId}`
 export function createStatusLog(store: WidgetConfigStore) {
   const latest = new Map<string, WebhookStatus>();
   const dirty = new Set<string>();
+  // When each webhook was last saved or removed: a pull that started earlier was about
+  // the old webhook and must not report on the new one.
+  const changedAt = new Map<string, number>();
 
   return {
-    record(accountId: string, calcId: string, status: WebhookStatus): void {
-      latest.set(key(accountId, calcId), status);
-      dirty.add(key(accountId, calcId));
+    /** `startedAt` is `performance.now()` when the pull began. */
+    record(accountId: string, calcId: string, status: WebhookStatus, startedAt: number): void {
+      const k = key(accountId, calcId);
+      if ((changedAt.get(k) ?? -1) >= startedAt) return;
+      latest.set(k, status);
+      dirty.add(k);
     },
 
     /** The newest outcome: in memory, else the one stored, else null. */
@@ -45,8 +51,10 @@ export function createStatusLog(store: WidgetConfigStore) {
 
     /** Forgets an outcome when the webhook is saved anew or removed. */
     clear(accountId: string, calcId: string): void {
-      latest.delete(key(accountId, calcId));
-      dirty.delete(key(accountId, calcId));
+      const k = key(accountId, calcId);
+      latest.delete(k);
+      dirty.delete(k);
+      changedAt.set(k, performance.now());
     },
 
     flush(): void {

@@ -4,12 +4,10 @@ import type { CalculatorDefinition, FieldValues } from '../../calculators/defini
 import type { AccountRow } from '../../db/accounts-store.ts';
 import { ErrorResponse } from '../../http/model.ts';
 import { DomainEnvelope, RegisterDomainBody } from '../domains/model.ts';
-import { normaliseOrigin } from '../domains/origin.ts';
-import { requestDomain } from '../domains/service.ts';
 import { LoadAnswer, VerifyAnswer, WidgetBody } from './model.ts';
-import { accountForKey, authoriseWidget, checkOriginHeader, useQuota, type WidgetDeps } from './service.ts';
+import { authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
 
-/** Fetches pre-fill values for a load; the webhook issue plugs the guarded pull in here. */
+/** Fetches pre-fill values for a load (the guarded webhook pull, or a test's stand-in). */
 export type Prefill = (account: AccountRow, calculator: CalculatorDefinition) => Promise<FieldValues>;
 
 const serialised = new WeakMap<CalculatorDefinition, string>();
@@ -53,10 +51,7 @@ export function widgetModule(deps: WidgetDeps & { prefill: Prefill }) {
     .post(
       '/v1/widget/register-domain',
       ({ body, headers, set }) => {
-        const { origin } = normaliseOrigin(body.domain);
-        const account = accountForKey(deps, body.apiKey);
-        checkOriginHeader(origin, headers.origin ?? null);
-        const { domain } = requestDomain(deps, account.id, origin);
+        const domain = registerDomain(deps, body, headers.origin ?? null);
         set.status = domain.status === 'active' ? 200 : 202;
         return { domain };
       },

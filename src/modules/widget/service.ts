@@ -1,12 +1,12 @@
-import { getCalculator } from '../../calculators/index.ts';
 import type { CalculatorDefinition } from '../../calculators/definition.ts';
 import type { Plan } from '../../config.ts';
 import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidRequest } from '../../errors.ts';
+import { requireCalculator } from '../calculators/service.ts';
 import { periodOf, type UsageCounter } from '../../usage/counter.ts';
 import { normaliseOrigin } from '../domains/origin.ts';
-import { originStatus } from '../domains/service.ts';
+import { originStatus, requestDomain, type DomainJson } from '../domains/service.ts';
 
 export interface WidgetDeps {
   accounts: AccountsStore;
@@ -49,16 +49,31 @@ export function checkOriginHeader(origin: string, originHeader: string | null): 
  * registered domain → calculator. (The body's shape was checked by the route schema.)
  */
 export function authoriseWidget(deps: WidgetDeps, request: WidgetRequest, originHeader: string | null): { account: AccountRow; calculator: CalculatorDefinition } {
-  const { origin, wildcard } = normaliseOrigin(request.domain);
-  if (wildcard) throw new AppError('invalid_request', 'domain must be the page\'s own origin, not a wildcard.');
+  const origin = pageOrigin(request.domain);
   const account = accountForKey(deps, request.apiKey);
   checkOriginHeader(origin, originHeader);
   const status = originStatus(deps, account.id, origin);
   if (status === 'pending') throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
   if (status === 'none') throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
-  const calculator = getCalculator(request.calcId);
-  if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${request.calcId}".`);
-  return { account, calculator };
+  return { account, calculator: requireCalculator(request.calcId) };
+}
+
+/**
+ * register-domain, in the same order as the other widget routes: body → key → Origin
+ * header → the request itself (pending, or the existing status).
+ */
+export function registerDomain(deps: WidgetDeps, request: { apiKey: string; domain: string }, originHeader: string | null): DomainJson {
+  const origin = pageOrigin(request.domain);
+  const account = accountForKey(deps, request.apiKey);
+  checkOriginHeader(origin, originHeader);
+  return requestDomain(deps, account.id, origin);
+}
+
+/** The embedding page's own origin: a concrete origin, never a wildcard. */
+function pageOrigin(domain: string): string {
+  const { origin, wildcard } = normaliseOrigin(domain);
+  if (wildcard) throw invalidRequest('domain must be the page\'s own origin, not a wildcard.');
+  return origin;
 }
 
 /**

@@ -36,6 +36,8 @@ describe('server settings', () => {
     [{ CALC_QUOTA_FREE: '-1' }],
     [{ CALC_TRUST_PROXY: 'not-a-cidr' }],
     [{ CALC_WEBHOOK_ALLOW_CIDRS: '10.0.0.0/99' }],
+    [{ CALC_WEBHOOK_ALLOW_CIDRS: '127.1' }],
+    [{ CALC_WEBHOOK_ALLOW_CIDRS: '0x7f.0.0.1/32' }],
     [{ CALC_PUBLIC_URL: 'ftp://x' }],
     [{ CALC_JWT_SECRET: 'short' }],
   ])('refuses %p with a clear ConfigError', (env) => {

@@ -9,7 +9,7 @@ import { readSecretLine } from '../../../lib/stdin.ts';
 
 export default class AccountsCreate extends BaseCommand {
   static override summary = 'Create an account directly in the data directory.';
-  static override description = 'Without --password-stdin a random password is generated and shown once.';
+  static override description = 'Without --password-stdin a random password is generated and shown once (with --json, as `password`).';
   static override examples = [
     '<%= config.bin %> admin accounts create --email owner@shop.example --plan extra',
     'printf "%s\\n" "$PASSWORD" | <%= config.bin %> admin accounts create --email owner@shop.example --password-stdin --json',
@@ -37,7 +37,8 @@ export default class AccountsCreate extends BaseCommand {
       this.log(`Created ${account.email} on the ${account.plan} plan.`);
       this.log(`API key: ${account.apiKey}`);
       if (generated) this.log(`Password (shown once): ${generated}`);
-      return { account };
+      // Under --json the log lines are silent: a generated password must be in the output.
+      return generated ? { account, password: generated } : { account };
     } finally {
       store.close();
     }

@@ -8,7 +8,8 @@ import { formatTable } from '../../../lib/table.ts';
 
 export default class AccountsList extends BaseCommand {
   static override summary = 'List accounts with their plan and this month\'s usage.';
-  static override description = 'Usage is what the server has written to disk; a running server flushes its counters every second.';
+  static override description =
+    'Usage is what the server has written to disk; a running server flushes its counters every second. LIMIT is computed from this shell\'s --quota-* settings (CALC_QUOTA_*), so run it with the same environment as the server.';
   static override examples = ['<%= config.bin %> admin accounts list', '<%= config.bin %> admin accounts list --json'];
   static override flags = { data: dataFlag };
 
