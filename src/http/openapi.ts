@@ -5,7 +5,8 @@ export interface RouteLike {
     body?: unknown;
     params?: unknown;
     response?: unknown;
-    detail?: { summary?: string; description?: string; hide?: boolean; security?: unknown };
+    /** `responses` (OpenAPI form): answers documented, not validated (a pre-built body). */
+    detail?: { summary?: string; description?: string; hide?: boolean; security?: unknown; responses?: Record<string, unknown> };
   };
 }
 
@@ -27,7 +28,7 @@ export function buildOpenApi(routes: RouteLike[], info: { title: string; version
     const operation: Record<string, unknown> = {
       summary: hooks.detail?.summary,
       tags: [tagOf(route.path)],
-      responses: responsesOf(hooks.response),
+      responses: { ...(plain(hooks.detail?.responses) as object | undefined), ...responsesOf(hooks.response) },
     };
     if (hooks.detail?.security) operation.security = hooks.detail.security;
     const params = plain(hooks.params) as { properties?: Record<string, unknown> } | undefined;

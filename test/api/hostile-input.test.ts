@@ -158,6 +158,8 @@ describe('health and docs', () => {
     ]) {
       expect(doc.paths[path as string]?.[method as string]).toBeDefined();
     }
+    const loadAnswer = doc.paths['/v1/widget/load'].post.responses['200'].content['application/json'].schema;
+    expect(loadAnswer.required).toEqual(['calcId', 'calculator', 'values']);
     const signup = doc.paths['/v1/auth/signup'].post;
     expect(signup.requestBody.content['application/json'].schema.properties.password.minLength).toBe(10);
     expect(doc.paths['/v1/account'].get.security).toEqual([{ bearer: [] }]);

@@ -36,17 +36,17 @@ export function widgetModule(deps: WidgetDeps & { prefill: Prefill }) {
     )
     .post(
       '/v1/widget/load',
-      async ({ body, headers }) => {
+      async ({ body, headers, set }) => {
         const { account, calculator } = authoriseWidget(deps, body, headers.origin ?? null);
         useQuota(deps, account, true);
         const values = await deps.prefill(account, calculator);
         // The definition is the bulk of the answer and never changes: it is serialised
-        // once, and the answer is assembled around it (the schema below documents it).
-        return new Response(`{"calcId":${JSON.stringify(calculator.id)},"calculator":${publicJson(calculator)},"values":${JSON.stringify(values)}}`, {
-          headers: { 'content-type': 'application/json' },
-        });
+        // once and the answer is a string built around it. (A Response object would be
+        // copied by Elysia to add the hooks' headers.) LoadAnswer documents it.
+        set.headers['content-type'] = 'application/json';
+        return `{"calcId":${JSON.stringify(calculator.id)},"calculator":${publicJson(calculator)},"values":${JSON.stringify(values)}}`;
       },
-      { body: WidgetBody, response: { 200: LoadAnswer, ...widgetErrors }, detail: { summary: 'Load a calculator with its pre-filled values (counts one load)' } },
+      { body: WidgetBody, response: widgetErrors, detail: { summary: 'Load a calculator with its pre-filled values (counts one load)', responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } } } },
     )
     .post(
       '/v1/widget/register-domain',
