@@ -64,12 +64,7 @@ export function gitCommit(): string | null {
   }
 }
 
-export function median(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
+export { median } from './sampling.ts';
 
 export function formatValue(value: number | null, unit: string): string {
   if (value === null || Number.isNaN(value)) return 'n/a';

@@ -1,0 +1,210 @@
+/**
+ * The baseline for the widget routes: a bare `Bun.serve` (no framework, no request log)
+ * that does the same work as the product's POST /v1/widget/load and /v1/widget/verify —
+ * body read and checks, origin normalisation, the Origin header check, the prepared
+ * SQLite lookups (account by API key, domain status by (account, origin)), the calculator
+ * lookup and the in-memory usage counter — and answers the same JSON.
+ *
+ *   bun bench/raw-server.ts <dataDir> [--port N] [--host H] [--quota N] [--log]
+ *
+ * `--log` (not used by the bench's baseline) adds what the product's HTTP conventions add
+ * to every answer, done the cheapest way: an `x-request-id` header and one JSON log line
+ * on stderr through the product's logger. It shows what per-request logging costs by itself.
+ *
+ * App-level work that is not framework work is done the product's way: origins go through
+ * the product's `normaliseOrigin` (with its cache) and the calculator's public definition
+ * is serialised once, as src/modules/widget/index.ts does, so the ratio measures what the
+ * framework and the HTTP conventions (request ids, logs, hooks) cost.
+ *
+ * `<dataDir>` holds a `calc.db` with the product's schema (a copy of the product's data
+ * directory: the bench makes one with VACUUM INTO). It is opened with the product's own
+ * `openDatabase` (same pragmas, same migrations). Prints `raw listening on http://…`.
+ */
+import { openDatabase } from '../src/db/client.ts';
+import { getCalculator } from '../src/calculators/index.ts';
+import { toPublic } from '../src/calculators/definition.ts';
+import { matchingOrigins, normaliseOrigin } from '../src/modules/domains/origin.ts';
+import { createUsageCounter, periodOf } from '../src/usage/counter.ts';
+import { AppError, invalidRequest } from '../src/errors.ts';
+import { createLogger } from '../src/logger.ts';
+
+const args = process.argv.slice(2);
+const VALUE_FLAGS = ['--port', '--host', '--quota'];
+const dataDir = args.find((arg, i) => !arg.startsWith('--') && !VALUE_FLAGS.includes(args[i - 1] ?? ''));
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+if (!dataDir) {
+  process.stderr.write('usage: bun bench/raw-server.ts <dataDir> [--port N] [--host H] [--quota N]\n');
+  process.exit(2);
+}
+const port = Number(flag('port') ?? 0);
+const hostname = flag('host') ?? '127.0.0.1';
+const quota = Number(flag('quota') ?? 100_000_000);
+const MAX_BODY_BYTES = 64 * 1024;
+const logging = args.includes('--log');
+const logger = createLogger();
+
+const database = openDatabase(dataDir);
+const { sqlite } = database;
+
+interface AccountRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  plan: string;
+  api_key: string;
+  created_at: string;
+}
+
+// The same lookups the product prepares (drizzle's select() reads every column).
+const accountByKey = sqlite.query<AccountRow, { apiKey: string }>(
+  'SELECT id, email, password_hash, plan, api_key, created_at FROM accounts WHERE api_key = $apiKey',
+);
+const domainStatus = sqlite.query<{ status: 'active' | 'pending' }, { accountId: string; origin: string }>(
+  'SELECT status FROM domains WHERE account_id = $accountId AND origin = $origin',
+);
+const usageLoads = sqlite.query<{ loads: number }, { accountId: string; period: string }>(
+  'SELECT loads FROM usage WHERE account_id = $accountId AND period = $period',
+);
+const usageAdd = sqlite.query<unknown, { accountId: string; period: string; loads: number }>(
+  'INSERT INTO usage (account_id, period, loads) VALUES ($accountId, $period, $loads) ON CONFLICT (account_id, period) DO UPDATE SET loads = loads + excluded.loads',
+);
+
+// The product's counter, over a store written with plain prepared statements.
+const usage = createUsageCounter({
+  loads: (accountId, period) => usageLoads.get({ accountId, period })?.loads ?? 0,
+  addAll: sqlite.transaction((deltas: { accountId: string; period: string; loads: number }[]) => {
+    for (const delta of deltas) usageAdd.run(delta);
+  }),
+});
+const flushTimer = setInterval(() => usage.flush(), 1000);
+
+const CORS = { 'access-control-allow-origin': '*' };
+const JSON_HEADERS = { ...CORS, 'content-type': 'application/json' };
+
+// The definition is the bulk of a load answer and never changes: serialised once.
+const serialised = new Map<string, string>();
+function publicJson(calculator: NonNullable<ReturnType<typeof getCalculator>>): string {
+  let json = serialised.get(calculator.id);
+  if (json === undefined) {
+    json = JSON.stringify(toPublic(calculator));
+    serialised.set(calculator.id, json);
+  }
+  return json;
+}
+
+function fail(error: unknown): Response {
+  if (error instanceof AppError) return Response.json(error.body(), { status: error.status, headers: CORS });
+  return Response.json({ error: { code: 'internal', message: String(error) } }, { status: 500, headers: CORS });
+}
+
+async function readBody(request: Request): Promise<{ apiKey: string; domain: string; calcId: string }> {
+  const length = request.headers.get('content-length');
+  if (length !== null && Number(length) > MAX_BODY_BYTES) throw new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
+  let body: unknown;
+  try {
+    body = JSON.parse(await request.text());
+  } catch {
+    throw invalidRequest('The request body is not valid JSON.');
+  }
+  const { apiKey, domain, calcId } = (body ?? {}) as Record<string, unknown>;
+  if (typeof apiKey !== 'string' || apiKey.length > 200) throw invalidRequest('apiKey: expected a string.');
+  if (typeof domain !== 'string' || domain.length > 300) throw invalidRequest('domain: expected a string.');
+  if (typeof calcId !== 'string' || calcId.length > 64) throw invalidRequest('calcId: expected a string.');
+  return { apiKey, domain, calcId };
+}
+
+/** key → Origin header → registered domain → calculator → quota, as the product orders them. */
+async function authorise(request: Request, count: boolean) {
+  const body = await readBody(request);
+  const { origin, wildcard } = normaliseOrigin(body.domain);
+  if (wildcard) throw invalidRequest('domain must be the page\'s own origin, not a wildcard.');
+  const account = body.apiKey.startsWith('pk_') ? accountByKey.get({ apiKey: body.apiKey }) : null;
+  if (!account) throw new AppError('invalid_api_key', 'The API key is not valid.');
+  const originHeader = request.headers.get('origin');
+  if (originHeader !== null) {
+    let sent: string | null = null;
+    try {
+      sent = normaliseOrigin(originHeader).origin;
+    } catch {
+      sent = null;
+    }
+    if (sent !== origin) throw new AppError('origin_mismatch', `The request comes from ${originHeader}, not from ${origin}.`);
+  }
+  let status: 'active' | 'pending' | 'none' = 'none';
+  for (const candidate of matchingOrigins(origin)) {
+    const found = domainStatus.get({ accountId: account.id, origin: candidate })?.status;
+    if (found === 'active') {
+      status = 'active';
+      break;
+    }
+    if (found === 'pending') status = 'pending';
+  }
+  if (status === 'pending') throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
+  if (status === 'none') throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
+  const calculator = getCalculator(body.calcId);
+  if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${body.calcId}".`);
+  const period = periodOf(new Date());
+  const allowed = count ? usage.tryCount(account.id, period, quota) : usage.used(account.id, period) < quota;
+  if (!allowed) throw new AppError('quota_exceeded', `This account has used its ${quota} widget loads for this month.`);
+  return calculator;
+}
+
+/** With --log: a request id on the answer and one log line, as the product writes them. */
+function logged(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+  if (!logging) return handler;
+  return async (request) => {
+    const startedAt = performance.now();
+    const id = crypto.randomUUID();
+    const response = await handler(request);
+    response.headers.set('x-request-id', id);
+    const url = request.url;
+    logger.info('request', { requestId: id, method: request.method, path: url.slice(url.indexOf('/', url.indexOf('//') + 2)), status: response.status, ms: Math.round((performance.now() - startedAt) * 100) / 100 });
+    return response;
+  };
+}
+
+const server = Bun.serve({
+  hostname,
+  port,
+  maxRequestBodySize: 1024 * 1024,
+  routes: {
+    '/healthz': { GET: () => Response.json({ status: 'ok' }) },
+    '/v1/widget/load': {
+      POST: logged(async (request) => {
+        try {
+          const calculator = await authorise(request, true);
+          const values = {};
+          return new Response(`{"calcId":${JSON.stringify(calculator.id)},"calculator":${publicJson(calculator)},"values":${JSON.stringify(values)}}`, { headers: JSON_HEADERS });
+        } catch (error) {
+          return fail(error);
+        }
+      }),
+    },
+    '/v1/widget/verify': {
+      POST: logged(async (request) => {
+        try {
+          const calculator = await authorise(request, false);
+          return Response.json({ ok: true, calcId: calculator.id }, { headers: CORS });
+        } catch (error) {
+          return fail(error);
+        }
+      }),
+    },
+  },
+  fetch: () => Response.json({ error: { code: 'not_found', message: 'No route.' } }, { status: 404 }),
+});
+
+console.log(`raw listening on http://${hostname}:${server.port}`);
+
+const shutdown = () => {
+  clearInterval(flushTimer);
+  server.stop(true);
+  usage.flush();
+  database.close();
+  process.exit(0);
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

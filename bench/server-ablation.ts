@@ -1,0 +1,153 @@
+/**
+ * Where the widget routes' time goes (investigation tool; not part of `npm run bench`).
+ *
+ * Starts, from the sources, servers that add the product's layers one at a time, all
+ * built from src's own exports, and measures each with wrk like bench/server.ts does
+ * (server pinned to core 1, wrk to core 0, alternated rounds, waits for a quiet machine):
+ *
+ *   raw          bench/raw-server.ts (the baseline of bench/server.ts)
+ *   raw+log      bench/raw-server.ts --log: + request id and one log line per request
+ *   elysia       new Elysia({ normalize: 'typebox' }).use(widgetModule(…)): the routes with
+ *                their schemas, Elysia's own body parser, no global hooks
+ *   +conventions + httpConventions (src/http/conventions.ts) with a silent logger:
+ *                request id, CORS, body cap, parser, error envelope, after-hooks
+ *   +log         the same with the real logger (one JSON line per request on stderr)
+ *   app          createApp (src/app.ts) itself, with the real logger
+ *
+ * The figure to read is the server's CPU time per request (user + system, all threads):
+ * it moves much less than req/s when other processes share the machine.
+ *
+ *   bun bench/server-ablation.ts [variant …]     (env: ROUTES=load,verify ROUNDS=3 SECS=3)
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pinned, SERVER_CORE, startListening } from './lib/processes.ts';
+import { waitForQuiet } from './lib/proc-stats.ts';
+import { progress, ROOT } from './lib/report.ts';
+import { median, round1 } from './lib/sampling.ts';
+import { wrk, wrkScript } from './lib/wrk.ts';
+
+const VARIANTS = ['raw', 'raw+log', 'elysia', '+conventions', '+log', 'app'] as const;
+type Variant = (typeof VARIANTS)[number];
+const API_KEY = 'pk_ablationablationablation0';
+const ORIGIN = 'https://shop.example';
+
+if (process.argv[2] === '--serve') {
+  await serve(process.argv[3] as Variant, process.argv[4] as string);
+} else {
+  await main();
+}
+
+/** Child mode: one variant on its own copy of the database. */
+async function serve(variant: Variant, dataDir: string): Promise<void> {
+  const { Elysia } = await import('elysia');
+  const { openDatabase } = await import('../src/db/client.ts');
+  const { createAccountsStore } = await import('../src/db/accounts-store.ts');
+  const { createDomainsStore } = await import('../src/db/domains-store.ts');
+  const { createUsageStore } = await import('../src/db/usage-store.ts');
+  const { createUsageCounter } = await import('../src/usage/counter.ts');
+  const { widgetModule } = await import('../src/modules/widget/index.ts');
+  const { httpConventions } = await import('../src/http/conventions.ts');
+  const { createRequestLog } = await import('../src/http/request-log.ts');
+  const { createLogger, silentLogger } = await import('../src/logger.ts');
+  const { createApp } = await import('../src/app.ts');
+  const { loadServerConfig } = await import('../src/config.ts');
+
+  const config = loadServerConfig({ data: dataDir, port: 0, 'quota-free': 100_000_000 }, {});
+  const database = openDatabase(config.dataDir);
+  const logger = variant === '+conventions' ? silentLogger : createLogger();
+  let app: { listen(options: object): unknown; server?: { port?: number } | null };
+  let flush: () => void;
+  if (variant === 'app') {
+    const built = createApp({ config, database, jwtSecret: 'ablation-secret-that-is-long-enough-0123456789', headerKey: crypto.getRandomValues(new Uint8Array(32)), logger });
+    app = built.app as never;
+    flush = built.flush;
+  } else {
+    const usage = createUsageCounter(createUsageStore(database.db));
+    const deps = { accounts: createAccountsStore(database.db), domains: createDomainsStore(database.db), usage, quotas: config.quotas, now: () => new Date(), prefill: async () => ({}) };
+    const base = new Elysia({ normalize: 'typebox' });
+    const withConventions = variant === 'elysia' ? base : base.use(httpConventions({ logger, requestLog: createRequestLog(logger) }));
+    app = withConventions.use(widgetModule(deps)) as never;
+    flush = () => usage.flush();
+  }
+  setInterval(flush, 1000);
+  app.listen({ hostname: '127.0.0.1', port: 0, maxRequestBodySize: 1024 * 1024 });
+  console.log(`${variant} listening on http://127.0.0.1:${app.server?.port}`);
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+async function main(): Promise<void> {
+  const wanted = (process.argv.slice(2).length > 0 ? process.argv.slice(2) : [...VARIANTS]) as Variant[];
+  for (const v of wanted) if (!VARIANTS.includes(v)) throw new Error(`unknown variant ${v}; known: ${VARIANTS.join(', ')}`);
+  const routes = (process.env.ROUTES ?? 'load,verify').split(',') as ('load' | 'verify')[];
+  const rounds = Number(process.env.ROUNDS ?? 3);
+  const secs = Number(process.env.SECS ?? 3);
+  const work = mkdtempSync(join(tmpdir(), 'calc-bench-ablation-'));
+  const servers: { variant: Variant; url: string; pid: number; stop: () => Promise<unknown> }[] = [];
+  try {
+    // One template database with an account and its origin, copied for every server.
+    const template = join(work, 'template');
+    const { openDatabase } = await import('../src/db/client.ts');
+    const { createAccountsStore } = await import('../src/db/accounts-store.ts');
+    const { createDomainsStore } = await import('../src/db/domains-store.ts');
+    const db = openDatabase(template);
+    const now = new Date().toISOString();
+    createAccountsStore(db.db).insert({ id: 'acct_ablation', email: 'ablation@example.com', passwordHash: 'x', plan: 'free', apiKey: API_KEY, createdAt: now });
+    createDomainsStore(db.db).insert({ accountId: 'acct_ablation', origin: ORIGIN, status: 'active', createdAt: now });
+    db.sqlite.run('PRAGMA wal_checkpoint(TRUNCATE)');
+    db.close();
+
+    const script = wrkScript(work, 'body', JSON.stringify({ apiKey: API_KEY, domain: ORIGIN, calcId: 'bmi' }));
+    for (const variant of wanted) {
+      const dir = join(work, variant.replace(/\W/g, '_'));
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(join(template, 'calc.db'), join(dir, 'calc.db'));
+      const command = variant.startsWith('raw')
+        ? [process.execPath, join(ROOT, 'bench', 'raw-server.ts'), dir, ...(variant === 'raw+log' ? ['--log'] : [])]
+        : [process.execPath, import.meta.path, '--serve', variant, dir];
+      const started = await startListening(pinned(SERVER_CORE, command), { stderrFile: join(work, `${variant.replace(/\W/g, '_')}.log`) });
+      servers.push({ variant, url: started.url, pid: started.proc.pid, stop: started.stop });
+      for (const route of routes) await wrk(`${started.url}/v1/widget/${route}`, script, 2);
+    }
+
+    const samples = new Map<string, { cpu: number; rps: number; interference: number }[]>();
+    for (let round = 0; round < rounds; round++) {
+      for (const route of routes) {
+        // Alternate the order so that a drift of the machine does not favour one end.
+        for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+          await waitForQuiet(15_000, 0.15);
+          await wrk(`${server.url}/v1/widget/${route}`, script, 1);
+          const result = await wrk(`${server.url}/v1/widget/${route}`, script, secs, { serverPid: server.pid, countIrq: true, roundCpu: round1 });
+          const key = `${route} ${server.variant}`;
+          samples.set(key, [...(samples.get(key) ?? []), { cpu: result.serverCpuUsPerRequest ?? Number.NaN, rps: result.requestsPerSec, interference: result.interferenceCores ?? 0 }]);
+          progress(`ablation: ${key}: ${Math.round(result.requestsPerSec)} req/s, ${result.serverCpuUsPerRequest} µs CPU/req, other load ${result.interferenceCores} cores`);
+        }
+      }
+    }
+
+    console.log('\nroute   variant        CPU µs/req  vs raw   req/s    vs raw   (medians; samples with other load > 0.25 cores left out)');
+    for (const route of routes) {
+      const clean = (key: string) => {
+        const all = samples.get(key) ?? [];
+        const quiet = all.filter((s) => s.interference <= 0.25);
+        return quiet.length > 0 ? quiet : all;
+      };
+      const baseKey = `${route} ${wanted[0]}`;
+      const baseCpu = median(clean(baseKey).map((s) => s.cpu));
+      const baseRps = median(clean(baseKey).map((s) => s.rps));
+      for (const variant of wanted) {
+        const s = clean(`${route} ${variant}`);
+        const cpu = median(s.map((x) => x.cpu));
+        const rps = median(s.map((x) => x.rps));
+        console.log(
+          `${route.padEnd(7)} ${variant.padEnd(14)} ${cpu.toFixed(1).padStart(9)}  ${(cpu / baseCpu).toFixed(2).padStart(5)}×  ${Math.round(rps).toString().padStart(6)}  ${(rps / baseRps).toFixed(2).padStart(5)}×`,
+        );
+      }
+    }
+  } finally {
+    for (const server of servers) await server.stop().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
