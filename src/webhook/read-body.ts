@@ -127,7 +127,8 @@ export async function readCappedBody(
  */
 async function readDeclaredLength(response: Response, options: { maxBytes: number; signal: AbortSignal }): Promise<BodyResult> {
   try {
-    const bytes = await raceAbort(response.bytes(), options.signal);
+    // The fetch's own signal aborts this read (tested: a dripping body ends at the budget).
+    const bytes = await response.bytes();
     if (bytes.byteLength > options.maxBytes) return { ok: false, outcome: 'too_large', reason: `body exceeds ${options.maxBytes} bytes` };
     return { ok: true, bytes };
   } catch {
