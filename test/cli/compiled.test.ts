@@ -6,6 +6,7 @@ import { jsonOf, startCliSession, type CliSession } from '../helpers/cli-session
 import { ensureCompiled, runCommand } from '../helpers/process.ts';
 import { hasScript, runOnTerminal } from '../helpers/pty.ts';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
+import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 // Every test starts processes; a loaded machine must not turn that into a failure.
 setDefaultTimeout(30_000);
@@ -31,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.[Symbol.asyncDispose]();
   await target?.stop();
-});
+}, HOOK_TIMEOUT_MS);
 
 const asOwner = (args: string[], stdin?: string) => session.calc(args, { env: owner.env, stdin });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { jsonOf, startCliSession, type CliSession } from '../helpers/cli-session.ts';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
+import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 // Every test starts processes; a loaded machine must not turn that into a failure.
 setDefaultTimeout(30_000);
@@ -25,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await session[Symbol.asyncDispose]();
   await target.stop();
-});
+}, HOOK_TIMEOUT_MS);
 
 const asExtra = (args: string[], stdin?: string) => session.calc(args, { env: extra.env, stdin });
 const noSecret = (result: { stdout: string; stderr: string }) => {

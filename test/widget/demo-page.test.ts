@@ -5,6 +5,7 @@ import { SOURCE_CLI, startServe } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { launchChromium, recordPage, screenshot } from './support/browser.ts';
 import { recordCalcEvents } from './support/widget-page.ts';
+import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 let browser: Browser;
 const dir = tempDir();
@@ -13,13 +14,13 @@ let server: Awaited<ReturnType<typeof startServe>>;
 beforeAll(async () => {
   server = await startServe(SOURCE_CLI, ['--data', dir.path, '--demo']);
   browser = await launchChromium();
-});
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
   dir[Symbol.dispose]();
-});
+}, HOOK_TIMEOUT_MS);
 
 test('several calculators embedded with the customer snippet, working under the page\'s strict CSP', async () => {
   const context = await browser.newContext();

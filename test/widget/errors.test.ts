@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, recordPage, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
 import { events, field, recordCalcEvents, unavailableNote, waitForEvent } from './support/widget-page.ts';
+import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 let browser: Browser;
 let api: ApiServer;
@@ -23,26 +24,26 @@ beforeAll(async () => {
   quotaApi = startApi({ flags: { 'quota-free': 1 } });
   site = startHostSite();
   browser = await launchChromium();
-});
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
   await api?.stop();
   await quotaApi?.stop();
   await site?.stop();
-});
+}, HOOK_TIMEOUT_MS);
 
 beforeEach(async () => {
   context = await browser.newContext();
   await recordCalcEvents(context);
   page = await context.newPage();
   record = recordPage(page);
-});
+}, HOOK_TIMEOUT_MS);
 
 afterEach(async () => {
   expect(record.pageErrors).toEqual([]);
   await context.close();
-});
+}, HOOK_TIMEOUT_MS);
 
 async function open(apiUrl: string, widgets: { calcId: string; apiKey: string }[]): Promise<string> {
   const url = site.page(`/${crypto.randomUUID()}`, hostPage({ api: apiUrl, widgets, after: '<p id="after">The host page keeps working.</p>' }));

@@ -9,6 +9,7 @@ import { ROOT } from '../helpers/process.ts';
 import { launchChromium, recordPage, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
 import { events, field, recordCalcEvents, resultValue, waitForEvent } from './support/widget-page.ts';
+import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 let browser: Browser;
 let api: ApiServer;
@@ -23,13 +24,13 @@ beforeAll(async () => {
   site = startHostSite();
   ({ apiKey } = await api.accountFor(site.origin));
   browser = await launchChromium();
-});
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
   await api?.stop();
   await site?.stop();
-});
+}, HOOK_TIMEOUT_MS);
 
 async function newPage(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<void> {
   context = await browser.newContext({ colorScheme: options.colorScheme ?? 'light' });
@@ -43,7 +44,7 @@ beforeEach(() => newPage());
 afterEach(async () => {
   expect(record.pageErrors).toEqual([]);
   await context.close();
-});
+}, HOOK_TIMEOUT_MS);
 
 async function open(html: string, headers: Record<string, string> = {}): Promise<void> {
   await page.goto(site.page(`/${crypto.randomUUID()}`, html, headers));

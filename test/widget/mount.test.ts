@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { launchChromium, recordPage, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
 import { band, events, field, focused, recordCalcEvents, resultValue, waitForEvent } from './support/widget-page.ts';
+import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 let browser: Browser;
 let api: ApiServer;
@@ -22,13 +23,13 @@ beforeAll(async () => {
   site = startHostSite();
   ({ apiKey } = await api.accountFor(site.origin));
   browser = await launchChromium();
-});
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
   await api?.stop();
   await site?.stop();
-});
+}, HOOK_TIMEOUT_MS);
 
 beforeEach(async () => {
   context = await browser.newContext();
@@ -39,12 +40,12 @@ beforeEach(async () => {
   page.on('request', (request) => {
     if (request.url().startsWith(api.url) && request.url().includes('/v1/')) loads.push(request);
   });
-});
+}, HOOK_TIMEOUT_MS);
 
 afterEach(async () => {
   expect(record.pageErrors).toEqual([]);
   await context.close();
-});
+}, HOOK_TIMEOUT_MS);
 
 async function open(html: string, path = `/${crypto.randomUUID()}`): Promise<void> {
   await page.goto(site.page(path, html));

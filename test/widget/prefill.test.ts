@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, recordPage, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
 import { events, field, recordCalcEvents, resultValue, waitForEvent } from './support/widget-page.ts';
+import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 // Each test's account gets its own pre-fill source, looked up by the account's email.
 const prefills = new Map<string, () => Promise<FieldValues>>();
@@ -24,25 +25,25 @@ beforeAll(async () => {
   api = startApi({ prefill: async (account) => (await prefills.get(account.email)?.()) ?? {} });
   site = startHostSite();
   browser = await launchChromium();
-});
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
   await api?.stop();
   await site?.stop();
-});
+}, HOOK_TIMEOUT_MS);
 
 beforeEach(async () => {
   context = await browser.newContext();
   await recordCalcEvents(context);
   page = await context.newPage();
   record = recordPage(page);
-});
+}, HOOK_TIMEOUT_MS);
 
 afterEach(async () => {
   expect(record.pageErrors).toEqual([]);
   await context.close();
-});
+}, HOOK_TIMEOUT_MS);
 
 /** A fresh account whose loads answer with `values` (after `gate`, when given). */
 async function accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string> {
