@@ -14,6 +14,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { prepareBinary, type Binary } from './lib/processes.ts';
 import { gitCommit, machineInfo, median, printTable, progress, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
 
 const RUNS = Math.max(20, Number(process.env.BENCH_CLI_RUNS ?? 25));
@@ -21,7 +22,7 @@ const WARMUP = 3;
 const TARGET_MS = 60;
 
 export interface CliResults extends BenchResults {
-  binary: { path: string; note: string };
+  binary: Binary;
   runsMs: Record<string, number[]>;
 }
 
@@ -68,22 +69,6 @@ async function timeOnce(bin: string, args: string[], env: Record<string, string 
   if (exitCode !== 0) throw new Error(`${args.join(' ')} exited ${exitCode}: ${await new Response(proc.stderr).text()}`);
   if (stdout.byteLength === 0) throw new Error(`${args.join(' ')} printed nothing`);
   return elapsed;
-}
-
-/** Builds the working tree into a temp dir (flags of scripts/build.ts), else dist/calc. */
-function prepareBinary(work: string): CliResults['binary'] {
-  const given = process.env.CALC_BENCH_BIN;
-  if (given) return { path: given, note: 'CALC_BENCH_BIN' };
-  const out = join(work, 'calc');
-  const started = performance.now();
-  const build = Bun.spawnSync(
-    [process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=esm', '--sourcemap=none', 'cli/bin.ts', '--outfile', out],
-    { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' },
-  );
-  if (build.exitCode === 0 && existsSync(out)) return { path: out, note: `built from the working tree in ${Math.round(performance.now() - started)} ms` };
-  const dist = join(ROOT, 'dist', 'calc');
-  if (!existsSync(dist)) throw new Error(`could not build the executable and dist/calc is missing:\n${build.stderr.toString()}`);
-  return { path: dist, note: 'build of the working tree failed; measured dist/calc' };
 }
 
 async function startServer(bin: string, dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {

@@ -28,5 +28,5 @@ if (!existsSync(CHROMIUM)) {
   }
 }
 
-if (run([process.execPath, join(root, 'scripts', 'build.ts')]) !== 0) process.exit(1);
+if (run([process.execPath, join(root, 'cli', 'build.ts')]) !== 0) process.exit(1);
 process.exit(run([process.execPath, 'test', ...process.argv.slice(2)]));

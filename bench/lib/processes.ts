@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { progress, ROOT } from './report.ts';
+import { compileExecutable } from '../../cli/build.ts';
 
 /** The server under test runs here … */
 export const SERVER_CORE = '1';
@@ -101,7 +102,7 @@ export interface Binary {
 }
 
 /**
- * Builds the current tree into a temp dir (as scripts/build.ts does, without touching
+ * Builds the current tree into a temp dir (cli/build.ts, without touching
  * dist/), so the bench measures the code in the tree; falls back to dist/calc.
  * CALC_BENCH_BIN names an executable to use instead.
  */
@@ -109,17 +110,13 @@ export function prepareBinary(workDir: string): Binary {
   const override = process.env.CALC_BENCH_BIN;
   if (override) return { path: override, built: false, note: 'CALC_BENCH_BIN' };
   const out = join(workDir, 'calc');
-  const started = performance.now();
-  const build = Bun.spawnSync(
-    [process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=esm', '--sourcemap=none', 'cli/bin.ts', '--outfile', out],
-    { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' },
-  );
-  if (build.exitCode === 0 && existsSync(out)) {
-    return { path: out, built: true, note: `built from the working tree in ${Math.round(performance.now() - started)} ms (flags of scripts/build.ts)` };
+  const build = compileExecutable(out);
+  if (build.ok && existsSync(out)) {
+    return { path: out, built: true, note: `built from the working tree in ${build.ms} ms (cli/build.ts)` };
   }
   const dist = join(ROOT, 'dist', 'calc');
-  if (!existsSync(dist)) throw new Error(`could not build the executable and dist/calc is missing:\n${build.stderr.toString()}`);
+  if (!existsSync(dist)) throw new Error(`could not build the executable and dist/calc is missing:\n${build.output}`);
   const note = `build of the working tree failed; measured dist/calc from ${statSync(dist).mtime.toISOString()}`;
-  progress(`${note}\n${build.stderr.toString().slice(0, 2000)}`);
+  progress(`${note}\n${build.output.slice(0, 2000)}`);
   return { path: dist, built: false, note };
 }

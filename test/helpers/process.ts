@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { compileExecutable } from '../../cli/build.ts';
 
 export const ROOT = join(import.meta.dir, '..', '..');
 export const BUN = process.execPath;
@@ -85,8 +86,8 @@ export async function runCommand(command: string[], args: string[], options: { e
 export async function ensureCompiled(): Promise<string> {
   const newest = newestSourceMtime();
   if (!existsSync(COMPILED) || statSync(COMPILED).mtimeMs < newest) {
-    const build = Bun.spawnSync([BUN, join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
-    if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stdout.toString()}${build.stderr.toString()}`);
+    const build = compileExecutable(COMPILED);
+    if (!build.ok) throw new Error(`build failed:\n${build.output}`);
   }
   return COMPILED;
 }
