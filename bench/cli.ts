@@ -11,11 +11,11 @@
  * Writes bench/results/cli.json. Tunables (env): BENCH_CLI_RUNS (default 25),
  * CALC_BENCH_BIN (use this executable instead of building the current tree).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareBinary, type Binary } from './lib/processes.ts';
-import { gitCommit, machineInfo, median, printTable, progress, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
+import { gitCommit, machineInfo, median, printTable, progress, writeResults, type BenchResults, type Row } from './lib/report.ts';
 
 const RUNS = Math.max(20, Number(process.env.BENCH_CLI_RUNS ?? 25));
 const WARMUP = 3;
