@@ -14,7 +14,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareBinary, type Binary } from './lib/processes.ts';
+import { prepareBinary, startListening, type Binary } from './lib/processes.ts';
+import { round2 } from './lib/sampling.ts';
 import { gitCommit, machineInfo, median, printTable, progress, writeResults, type BenchResults, type Row } from './lib/report.ts';
 
 const RUNS = Math.max(20, Number(process.env.BENCH_CLI_RUNS ?? 25));
@@ -28,11 +29,11 @@ export interface CliResults extends BenchResults {
 
 export async function run(): Promise<CliResults> {
   const work = mkdtempSync(join(tmpdir(), 'calc-bench-cli-'));
-  let stopServer: (() => Promise<void>) | null = null;
+  let stopServer: (() => Promise<unknown>) | null = null;
   try {
     const binary = prepareBinary(work);
     progress(`cli: executable ${binary.path} (${binary.note})`);
-    const server = await startServer(binary.path, join(work, 'data'));
+    const server = await startListening([binary.path, 'serve', '--port', '0', '--data', join(work, 'data')]);
     stopServer = server.stop;
     const token = await signUp(server.url);
     const env = { ...process.env, CALC_API_URL: server.url, CALC_TOKEN: token, CALC_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' };
@@ -71,32 +72,6 @@ async function timeOnce(bin: string, args: string[], env: Record<string, string 
   return elapsed;
 }
 
-async function startServer(bin: string, dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const proc = Bun.spawn([bin, 'serve', '--port', '0', '--data', dataDir], { stdout: 'pipe', stderr: 'ignore' });
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  let seen = '';
-  for (;;) {
-    const match = /http:\/\/\S+:\d+/.exec(seen);
-    if (match) {
-      // Keep draining so the server never blocks on a full pipe.
-      void (async () => {
-        while (!(await reader.read()).done);
-      })();
-      return {
-        url: match[0],
-        stop: async () => {
-          proc.kill('SIGTERM');
-          await proc.exited;
-        },
-      };
-    }
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`calc serve exited before listening: ${seen}`);
-    seen += decoder.decode(value);
-  }
-}
-
 async function signUp(url: string): Promise<string> {
   const response = await fetch(`${url}/v1/auth/signup`, {
     method: 'POST',
@@ -112,10 +87,6 @@ async function signUp(url: string): Promise<string> {
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
-}
-
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
 }
 
 if (import.meta.main) {

@@ -27,6 +27,7 @@ import { matchingOrigins, normaliseOrigin } from '../src/modules/domains/origin.
 import { createUsageCounter, periodOf } from '../src/usage/counter.ts';
 import { AppError, invalidRequest } from '../src/errors.ts';
 import { createLogger } from '../src/logger.ts';
+import { checkOriginHeader } from '../src/modules/widget/service.ts';
 
 const args = process.argv.slice(2);
 const VALUE_FLAGS = ['--port', '--host', '--quota'];
@@ -123,16 +124,7 @@ async function authorise(request: Request, count: boolean) {
   if (wildcard) throw invalidRequest('domain must be the page\'s own origin, not a wildcard.');
   const account = body.apiKey.startsWith('pk_') ? accountByKey.get({ apiKey: body.apiKey }) : null;
   if (!account) throw new AppError('invalid_api_key', 'The API key is not valid.');
-  const originHeader = request.headers.get('origin');
-  if (originHeader !== null) {
-    let sent: string | null = null;
-    try {
-      sent = normaliseOrigin(originHeader).origin;
-    } catch {
-      sent = null;
-    }
-    if (sent !== origin) throw new AppError('origin_mismatch', `The request comes from ${originHeader}, not from ${origin}.`);
-  }
+  checkOriginHeader(origin, request.headers.get('origin'));
   let status: 'active' | 'pending' | 'none' = 'none';
   for (const candidate of matchingOrigins(origin)) {
     const found = domainStatus.get({ accountId: account.id, origin: candidate })?.status;

@@ -3,6 +3,7 @@ import { WEBHOOK_MAX_IN_FLIGHT, type ServerConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { seedDemo, type DemoCredentials } from './modules/pages/demo.ts';
+import { periodOf } from './usage/counter.ts';
 import { loadOrCreateSecret } from './secrets.ts';
 
 export interface RunningServer {
@@ -42,7 +43,7 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
   const flushTimer = setInterval(() => {
     try {
       flush();
-      usage.prune(new Date().toISOString().slice(0, 7));
+      usage.prune(periodOf(new Date()));
     } catch (error) {
       logger.error('flush of usage counters and webhook outcomes failed; will retry', { error: String(error) });
     }

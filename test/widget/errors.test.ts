@@ -5,9 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, recordPage, screenshot, type PageRecord } from './support/browser.ts';
+import { launchChromium, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import { events, field, recordCalcEvents, unavailableNote, waitForEvent } from './support/widget-page.ts';
+import { closeRecordedPage, events, field, openRecordedPage, unavailableNote, waitForEvent } from './support/widget-page.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 let browser: Browser;
@@ -34,16 +34,10 @@ afterAll(async () => {
 }, HOOK_TIMEOUT_MS);
 
 beforeEach(async () => {
-  context = await browser.newContext();
-  await recordCalcEvents(context);
-  page = await context.newPage();
-  record = recordPage(page);
+  ({ context, page, record } = await openRecordedPage(browser));
 }, HOOK_TIMEOUT_MS);
 
-afterEach(async () => {
-  expect(record.pageErrors).toEqual([]);
-  await context.close();
-}, HOOK_TIMEOUT_MS);
+afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
 
 async function open(apiUrl: string, widgets: { calcId: string; apiKey: string }[]): Promise<string> {
   const url = site.page(`/${crypto.randomUUID()}`, hostPage({ api: apiUrl, widgets, after: '<p id="after">The host page keeps working.</p>' }));

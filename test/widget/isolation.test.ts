@@ -6,9 +6,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROOT } from '../helpers/process.ts';
-import { launchChromium, recordPage, screenshot, type PageRecord } from './support/browser.ts';
+import { launchChromium, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import { events, field, recordCalcEvents, resultValue, waitForEvent } from './support/widget-page.ts';
+import { closeRecordedPage, events, field, openRecordedPage, resultValue, waitForEvent } from './support/widget-page.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 let browser: Browser;
@@ -33,18 +33,12 @@ afterAll(async () => {
 }, HOOK_TIMEOUT_MS);
 
 async function newPage(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<void> {
-  context = await browser.newContext({ colorScheme: options.colorScheme ?? 'light' });
-  await recordCalcEvents(context);
-  page = await context.newPage();
-  record = recordPage(page);
+  ({ context, page, record } = await openRecordedPage(browser, { colorScheme: options.colorScheme ?? 'light' }));
 }
 
 beforeEach(() => newPage());
 
-afterEach(async () => {
-  expect(record.pageErrors).toEqual([]);
-  await context.close();
-}, HOOK_TIMEOUT_MS);
+afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
 
 async function open(html: string, headers: Record<string, string> = {}): Promise<void> {
   await page.goto(site.page(`/${crypto.randomUUID()}`, html, headers));

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, test } from 'bun:test';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { launchChromium, recordPage, screenshot, type PageRecord } from './support/browser.ts';
+import { launchChromium, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import { band, events, field, focused, recordCalcEvents, resultValue, waitForEvent } from './support/widget-page.ts';
+import { band, closeRecordedPage, events, field, focused, openRecordedPage, resultValue, waitForEvent } from './support/widget-page.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 let browser: Browser;
@@ -32,20 +32,14 @@ afterAll(async () => {
 }, HOOK_TIMEOUT_MS);
 
 beforeEach(async () => {
-  context = await browser.newContext();
-  await recordCalcEvents(context);
-  page = await context.newPage();
-  record = recordPage(page);
+  ({ context, page, record } = await openRecordedPage(browser));
   loads = [];
   page.on('request', (request) => {
     if (request.url().startsWith(api.url) && request.url().includes('/v1/')) loads.push(request);
   });
 }, HOOK_TIMEOUT_MS);
 
-afterEach(async () => {
-  expect(record.pageErrors).toEqual([]);
-  await context.close();
-}, HOOK_TIMEOUT_MS);
+afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
 
 async function open(html: string, path = `/${crypto.randomUUID()}`): Promise<void> {
   await page.goto(site.page(path, html));

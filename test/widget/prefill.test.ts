@@ -6,9 +6,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
 import type { FieldValues } from '../../src/calculators/definition.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, recordPage, screenshot, type PageRecord } from './support/browser.ts';
+import { launchChromium, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import { events, field, recordCalcEvents, resultValue, waitForEvent } from './support/widget-page.ts';
+import { closeRecordedPage, events, field, openRecordedPage, resultValue, waitForEvent } from './support/widget-page.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 // Each test's account gets its own pre-fill source, looked up by the account's email.
@@ -34,16 +34,10 @@ afterAll(async () => {
 }, HOOK_TIMEOUT_MS);
 
 beforeEach(async () => {
-  context = await browser.newContext();
-  await recordCalcEvents(context);
-  page = await context.newPage();
-  record = recordPage(page);
+  ({ context, page, record } = await openRecordedPage(browser));
 }, HOOK_TIMEOUT_MS);
 
-afterEach(async () => {
-  expect(record.pageErrors).toEqual([]);
-  await context.close();
-}, HOOK_TIMEOUT_MS);
+afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
 
 /** A fresh account whose loads answer with `values` (after `gate`, when given). */
 async function accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string> {

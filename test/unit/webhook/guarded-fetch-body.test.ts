@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import { guardedFetch } from '../../../src/webhook/guarded-fetch.ts';
-import { startTarget, type TargetServer } from '../../helpers/webhook-target.ts';
-import { ALLOWED, deps } from './webhook-test-kit.ts';
+import { ALLOWED, deps, trackedTargets } from './webhook-test-kit.ts';
 
-const started: TargetServer[] = [];
-function target(...args: Parameters<typeof startTarget>): TargetServer {
-  const server = startTarget(...args);
-  started.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.stop()));
-});
+const target = trackedTargets();
 
 const MAX = 256 * 1024;
 const encoder = new TextEncoder();

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { guardedFetch } from '../../../src/webhook/guarded-fetch.ts';
 import type { Resolver } from '../../../src/webhook/url-check.ts';
-import { startTarget, type TargetServer } from '../../helpers/webhook-target.ts';
-import { ALLOWED, countingResolver, deps } from './webhook-test-kit.ts';
+import { ALLOWED, countingResolver, deps, trackedTargets } from './webhook-test-kit.ts';
 
-const started: TargetServer[] = [];
-function target(...args: Parameters<typeof startTarget>): TargetServer {
-  const server = startTarget(...args);
-  started.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.stop()));
-});
+const target = trackedTargets();
 
 /** Answers headers only after `ms` (a deliberately slow target). */
 const slowHeaders = (ms: number) => async (): Promise<Response> => {

@@ -1,18 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createAddressPolicy } from '../../../src/webhook/address-policy.ts';
 import { guardedFetch } from '../../../src/webhook/guarded-fetch.ts';
 import { closedPort, startTarget, startTargetPair, type TargetServer } from '../../helpers/webhook-target.ts';
-import { ALLOWED, countingResolver, deps, USER_AGENT } from './webhook-test-kit.ts';
+import { ALLOWED, countingResolver, deps, trackedTargets, USER_AGENT } from './webhook-test-kit.ts';
 
-const started: TargetServer[] = [];
-function target(...args: Parameters<typeof startTarget>): TargetServer {
-  const server = startTarget(...args);
-  started.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.stop()));
-});
+const target = trackedTargets();
 
 describe('a 2xx JSON object', () => {
   test('through an IP literal: ok with the body', async () => {
@@ -230,7 +222,7 @@ describe('DNS rebinding', () => {
       { hostname: ALLOWED, handler: () => Response.json({ from: 'allowed' }) },
       { hostname: '127.0.0.1', handler: () => Response.json({ from: 'loopback' }) },
     );
-    started.push(allowed, loopback);
+    target.track(allowed, loopback);
     expect(allowed.port).toBe(loopback.port);
     // Public (allowlisted) at the first lookup, private at every later one.
     const resolve = countingResolver({ 'rebind.example.test': [[ALLOWED], ['127.0.0.1']] });

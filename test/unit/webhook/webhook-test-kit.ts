@@ -1,10 +1,12 @@
 /**
  * Shared pieces of the guarded-fetch tests: the allowlisted policy, a counting
- * resolver and a default set of dependencies.
+ * resolver, a default set of dependencies and target servers stopped after each test.
  */
+import { afterEach } from 'bun:test';
 import { createAddressPolicy } from '../../../src/webhook/address-policy.ts';
 import type { GuardedFetchDeps } from '../../../src/webhook/guarded-fetch.ts';
 import type { Resolver } from '../../../src/webhook/url-check.ts';
+import { startTarget, type TargetServer } from '../../helpers/webhook-target.ts';
 
 /** The address the test targets listen on; the rest of loopback stays blocked. */
 export const ALLOWED = '127.0.0.2';
@@ -37,4 +39,22 @@ export function deps(overrides: Partial<GuardedFetchDeps> = {}): GuardedFetchDep
     userAgent: USER_AGENT,
     ...overrides,
   };
+}
+
+/**
+ * Starts target servers that are stopped after each test: `const target = trackedTargets();`
+ * at the top of a test file, then `target(hostname, handler)` in its tests;
+ * `target.track(server)` adopts servers started another way.
+ */
+export function trackedTargets() {
+  const started: TargetServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((server) => server.stop()));
+  });
+  const start = (...args: Parameters<typeof startTarget>): TargetServer => {
+    const server = startTarget(...args);
+    started.push(server);
+    return server;
+  };
+  return Object.assign(start, { track: (...servers: TargetServer[]) => void started.push(...servers) });
 }

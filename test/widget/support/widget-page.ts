@@ -1,5 +1,7 @@
 /** Reading and driving widgets in a page (Playwright's CSS locators pierce open shadow roots). */
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'bun:test';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { recordPage, type PageRecord } from './browser.ts';
 
 export interface RecordedEvent {
   type: string;
@@ -58,4 +60,24 @@ export function focused(page: Page): Promise<string> {
     }
     return path.join(' > ');
   });
+}
+
+export interface RecordedPage {
+  context: BrowserContext;
+  page: Page;
+  record: PageRecord;
+}
+
+/** A fresh browser context and page that record calc events, page errors and warnings. */
+export async function openRecordedPage(browser: Browser, options: BrowserContextOptions = {}): Promise<RecordedPage> {
+  const context = await browser.newContext(options);
+  await recordCalcEvents(context);
+  const page = await context.newPage();
+  return { context, page, record: recordPage(page) };
+}
+
+/** Ends a test's page: an uncaught error in the host page fails the test. */
+export async function closeRecordedPage(opened: RecordedPage): Promise<void> {
+  expect(opened.record.pageErrors).toEqual([]);
+  await opened.context.close();
 }
