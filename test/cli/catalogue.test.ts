@@ -4,12 +4,13 @@ import { jsonOf, startCliSession, type CliSession } from '../helpers/cli-session
 // Every test starts processes; a loaded machine must not turn that into a failure.
 setDefaultTimeout(30_000);
 
+const PUBLIC_URL = 'https://calc.shop.example';
+
 let session: CliSession;
 let owner: Awaited<ReturnType<CliSession['signedIn']>>;
 beforeAll(async () => {
-  // Not --public-url: `calc serve` then prints that URL instead of its listen address
-  // (reported), so the helper could not find the server; the default public URL is the listen URL.
-  session = await startCliSession();
+  // A public URL unlike the listen address: embed snippets must use it, not the address calc talks to.
+  session = await startCliSession({ serveArgs: ['--public-url', PUBLIC_URL] });
   owner = await session.signedIn();
 }, 30_000);
 afterAll(() => session[Symbol.asyncDispose]());
@@ -36,7 +37,7 @@ describe('calc calculators', () => {
 describe('calc embed', () => {
   test('prints the snippet with the account key and the public URL, and nothing else', async () => {
     const publicUrl = jsonOf<{ publicUrl: string }>((await calc('whoami', '--json')).stdout).publicUrl;
-    expect(publicUrl).toBe(session.url);
+    expect(publicUrl).toBe(PUBLIC_URL);
     const result = await calc('embed', 'bmi');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(
@@ -49,7 +50,7 @@ describe('calc embed', () => {
     expect(result.exitCode).toBe(0);
     const body = jsonOf<Record<string, string>>(result.stdout);
     expect(Object.keys(body).sort()).toEqual(['apiKey', 'calcId', 'publicUrl', 'snippet']);
-    expect(body).toMatchObject({ calcId: 'loan', publicUrl: session.url, apiKey: owner.apiKey });
+    expect(body).toMatchObject({ calcId: 'loan', publicUrl: PUBLIC_URL, apiKey: owner.apiKey });
     expect(body.snippet).toContain('data-calc-id="loan"');
   });
 
