@@ -13,8 +13,9 @@
  *
  * App-level work that is not framework work is done the product's way: origins go through
  * the product's `normaliseOrigin` (with its cache) and the calculator's public definition
- * is serialised once, as src/modules/widget/index.ts does, so the ratio measures what the
- * framework and the HTTP conventions (request ids, logs, hooks) cost.
+ * and the answer without pre-fill values are built once, as src/modules/widget/index.ts
+ * does, so the ratio measures what the framework and the HTTP conventions (request ids,
+ * logs, body checks) cost.
  *
  * `<dataDir>` holds a `calc.db` with the product's schema (a copy of the product's data
  * directory: the bench makes one with VACUUM INTO). It is opened with the product's own
@@ -85,13 +86,14 @@ const flushTimer = setInterval(() => usage.flush(), 1000);
 const CORS = { 'access-control-allow-origin': '*' };
 const JSON_HEADERS = { ...CORS, 'content-type': 'application/json' };
 
-// The definition is the bulk of a load answer and never changes: serialised once.
-const serialised = new Map<string, string>();
-function publicJson(calculator: NonNullable<ReturnType<typeof getCalculator>>): string {
-  let json = serialised.get(calculator.id);
+// The definition is the bulk of a load answer and never changes: serialised once, and
+// the whole answer without pre-fill values built once, as the product does.
+const answers = new Map<string, string>();
+function loadAnswer(calculator: NonNullable<ReturnType<typeof getCalculator>>): string {
+  let json = answers.get(calculator.id);
   if (json === undefined) {
-    json = JSON.stringify(toPublic(calculator));
-    serialised.set(calculator.id, json);
+    json = `{"calcId":${JSON.stringify(calculator.id)},"calculator":${JSON.stringify(toPublic(calculator))},"values":{}}`;
+    answers.set(calculator.id, json);
   }
   return json;
 }
@@ -168,8 +170,7 @@ const server = Bun.serve({
       POST: logged(async (request) => {
         try {
           const calculator = await authorise(request, true);
-          const values = {};
-          return new Response(`{"calcId":${JSON.stringify(calculator.id)},"calculator":${publicJson(calculator)},"values":${JSON.stringify(values)}}`, { headers: JSON_HEADERS });
+          return new Response(loadAnswer(calculator), { headers: JSON_HEADERS });
         } catch (error) {
           return fail(error);
         }

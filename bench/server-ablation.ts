@@ -7,12 +7,11 @@
  *
  *   raw          bench/raw-server.ts (the baseline of bench/server.ts)
  *   raw+log      bench/raw-server.ts --log: + request id and one log line per request
- *   elysia       new Elysia({ normalize: 'typebox' }).use(widgetModule(…)): the routes with
- *                their schemas, Elysia's own body parser, no global hooks
- *   +conventions + httpConventions (src/http/conventions.ts) with a silent logger:
- *                request id, CORS, body cap, parser, error envelope, after-hooks
- *   +log         the same with the real logger (one JSON line per request on stderr)
- *   app          createApp (src/app.ts) itself, with the real logger
+ *   native       the widget's native routes (src/http/native-route.ts) on a bare
+ *                `Bun.serve`, with a silent logger: body reading, schema check, the
+ *                conventions' headers and error envelope, no log line
+ *   +log         the same with the real logger (one JSON line per request, batched)
+ *   app          createApp (src/app.ts) itself, listening through Elysia, real logger
  *
  * The figure to read is the server's CPU time per request (user + system, all threads):
  * it moves much less than req/s when other processes share the machine.
@@ -28,7 +27,7 @@ import { progress, ROOT } from './lib/report.ts';
 import { median, round1 } from './lib/sampling.ts';
 import { wrk, wrkScript } from './lib/wrk.ts';
 
-const VARIANTS = ['raw', 'raw+log', 'elysia', '+conventions', '+log', 'app'] as const;
+const VARIANTS = ['raw', 'raw+log', 'native', '+log', 'app'] as const;
 type Variant = (typeof VARIANTS)[number];
 const API_KEY = 'pk_ablationablationablation0';
 const ORIGIN = 'https://shop.example';
@@ -41,14 +40,13 @@ if (process.argv[2] === '--serve') {
 
 /** Child mode: one variant on its own copy of the database. */
 async function serve(variant: Variant, dataDir: string): Promise<void> {
-  const { Elysia } = await import('elysia');
   const { openDatabase } = await import('../src/db/client.ts');
   const { createAccountsStore } = await import('../src/db/accounts-store.ts');
   const { createDomainsStore } = await import('../src/db/domains-store.ts');
   const { createUsageStore } = await import('../src/db/usage-store.ts');
   const { createUsageCounter } = await import('../src/usage/counter.ts');
-  const { widgetModule } = await import('../src/modules/widget/index.ts');
-  const { httpConventions } = await import('../src/http/conventions.ts');
+  const { widgetRoutes } = await import('../src/modules/widget/index.ts');
+  const { nativeRoutes } = await import('../src/http/native-route.ts');
   const { createRequestLog } = await import('../src/http/request-log.ts');
   const { createLogger, silentLogger } = await import('../src/logger.ts');
   const { createApp } = await import('../src/app.ts');
@@ -56,24 +54,24 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
 
   const config = loadServerConfig({ data: dataDir, port: 0, 'quota-free': 100_000_000 }, {});
   const database = openDatabase(config.dataDir);
-  const logger = variant === '+conventions' ? silentLogger : createLogger();
-  let app: { listen(options: object): unknown; server?: { port?: number } | null };
+  const logger = variant === 'native' ? silentLogger : createLogger();
+  let port: number | undefined;
   let flush: () => void;
   if (variant === 'app') {
     const built = createApp({ config, database, jwtSecret: 'ablation-secret-that-is-long-enough-0123456789', headerKey: crypto.getRandomValues(new Uint8Array(32)), logger });
-    app = built.app as never;
+    built.app.listen({ hostname: '127.0.0.1', port: 0, maxRequestBodySize: 1024 * 1024 });
+    port = built.app.server?.port;
     flush = built.flush;
   } else {
     const usage = createUsageCounter(createUsageStore(database.db));
-    const deps = { accounts: createAccountsStore(database.db), domains: createDomainsStore(database.db), usage, quotas: config.quotas, now: () => new Date(), prefill: async () => ({}) };
-    const base = new Elysia({ normalize: 'typebox' });
-    const withConventions = variant === 'elysia' ? base : base.use(httpConventions({ logger, requestLog: createRequestLog(logger) }));
-    app = withConventions.use(widgetModule(deps)) as never;
+    const deps = { accounts: createAccountsStore(database.db), domains: createDomainsStore(database.db), usage, quotas: config.quotas, now: () => new Date(), prefill: () => ({}) };
+    const native = nativeRoutes(widgetRoutes(deps), { logger, requestLog: createRequestLog(logger) });
+    const server = Bun.serve({ hostname: '127.0.0.1', port: 0, maxRequestBodySize: 1024 * 1024, routes: native.routes, fetch: () => new Response(null, { status: 404 }) });
+    port = server.port;
     flush = () => usage.flush();
   }
   setInterval(flush, 1000);
-  app.listen({ hostname: '127.0.0.1', port: 0, maxRequestBodySize: 1024 * 1024 });
-  console.log(`${variant} listening on http://127.0.0.1:${app.server?.port}`);
+  console.log(`${variant} listening on http://127.0.0.1:${port}`);
   process.on('SIGTERM', () => process.exit(0));
 }
 

@@ -8,6 +8,7 @@ import { createWidgetConfigStore } from './db/widget-config-store.ts';
 import { createClientIpResolver } from './http/client-ip.ts';
 import { httpConventions } from './http/conventions.ts';
 import { docsModule } from './http/docs.ts';
+import { nativeRoutes } from './http/native-route.ts';
 import { createRequestLog } from './http/request-log.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { accountsModule } from './modules/accounts/index.ts';
@@ -17,7 +18,7 @@ import { calculatorsModule } from './modules/calculators/index.ts';
 import { domainsModule } from './modules/domains/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { pagesModule } from './modules/pages/index.ts';
-import { widgetModule, type Prefill } from './modules/widget/index.ts';
+import { widgetModule, widgetRoutes, type Prefill } from './modules/widget/index.ts';
 import { createHeaderCipher } from './modules/widget-config/header-cipher.ts';
 import { widgetConfigModule } from './modules/widget-config/index.ts';
 import { pullWebhook, type PullDeps } from './modules/widget-config/pull.ts';
@@ -48,7 +49,7 @@ export interface AppOptions {
 
 /**
  * Builds the HTTP application from its dependencies; never listens. Tests call
- * `app.handle(new Request(…))` on it; `calc serve` calls `listen`.
+ * `handle(new Request(…))`; `calc serve` calls `app.listen`.
  */
 export function createApp(options: AppOptions) {
   const { config } = options;
@@ -76,29 +77,40 @@ export function createApp(options: AppOptions) {
     userAgent: `calc-webhook/${pkg.version} (+${config.publicUrl ?? 'self-hosted'})`,
     timeoutMs: options.webhookTimeoutMs,
   };
-  const prefill: Prefill = options.prefill ?? (async (account, calculator) => (await pullWebhook(webhook, account, calculator)).values);
+  const prefill: Prefill =
+    options.prefill ??
+    ((account, calculator) => {
+      const pulled = pullWebhook(webhook, account, calculator);
+      return pulled instanceof Promise ? pulled.then((result) => result.values) : pulled.values;
+    });
   // The peer address is known to the server only once it listens.
   let peerOf = (_request: Request): string | undefined => undefined;
   const clientIp = (request: Request): string => resolveClientIp(peerOf(request), request.headers.get('x-forwarded-for'));
 
+  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now };
+  const native = nativeRoutes(widgetRoutes({ ...widgetDeps, prefill }), { logger, requestLog });
+
   // 'typebox' normalisation: the default mirror turns a non-object where an object of
   // optional fields is expected into {} (so `{"config": "x"}` would remove a webhook).
-  const app = new Elysia({ normalize: 'typebox' })
+  // `serve.routes` puts the native widget routes in front of Elysia's when it listens.
+  const app = new Elysia({ normalize: 'typebox', serve: { routes: native.routes } })
     .use(httpConventions({ logger, requestLog }))
     .use(healthModule({ sqlite: options.database.sqlite }))
     .use(calculatorsModule())
     .use(accountsModule({ config, accounts, tokens, limiter, usage, now, clientIp, publicUrl }))
     .use(domainsModule({ domains, now, tokens, accounts }))
-    .use(widgetModule({ accounts, domains, usage, quotas: config.quotas, now, prefill }))
+    .use(widgetModule(widgetDeps))
     .use(widgetScriptModule())
     .use(widgetConfigModule({ ...webhook, tokens, accounts }))
     .use(pagesModule({ accounts, config, publicUrl }));
 
-  app.use(docsModule(app));
+  app.use(docsModule(() => [...app.routes, ...native.docs]));
   peerOf = (request) => app.server?.requestIP(request)?.address;
 
   return {
     app,
+    /** Answers a request as the listening server would: native routes first, then Elysia. */
+    handle: (request: Request): Promise<Response> => native.match(request)?.(request) ?? app.handle(request),
     usage,
     accounts,
     domains,

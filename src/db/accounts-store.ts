@@ -7,12 +7,16 @@ export type AccountRow = typeof accounts.$inferSelect;
 
 /** Persistence of accounts; hot lookups are prepared once per database. */
 export function createAccountsStore(db: Db) {
-  const byApiKey = db.select().from(accounts).where(eq(accounts.apiKey, sql.placeholder('apiKey'))).prepare();
+  // Behind every widget call: a plain prepared statement, as drizzle's row mapping costs
+  // a fifth of the lookup. The column aliases give the same row shape as drizzle's.
+  const byApiKey = db.$client.query<AccountRow, { apiKey: string }>(
+    'SELECT id, email, password_hash AS passwordHash, plan, api_key AS apiKey, created_at AS createdAt FROM accounts WHERE api_key = $apiKey',
+  );
   const byId = db.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))).prepare();
   const byEmail = db.select().from(accounts).where(eq(accounts.email, sql.placeholder('email'))).prepare();
 
   return {
-    findByApiKey: (apiKey: string): AccountRow | undefined => byApiKey.get({ apiKey }),
+    findByApiKey: (apiKey: string): AccountRow | undefined => byApiKey.get({ apiKey }) ?? undefined,
     findById: (id: string): AccountRow | undefined => byId.get({ id }),
     findByEmail: (email: string): AccountRow | undefined => byEmail.get({ email }),
 

@@ -6,7 +6,8 @@ import type { MigrationMeta } from 'drizzle-orm/migrator';
 import { readEmbeddedMigrations } from './migrations.macro.ts' with { type: 'macro' };
 import * as schema from './schema.ts';
 
-export type Db = BunSQLiteDatabase<typeof schema>;
+/** drizzle over bun:sqlite; `$client` is the Database itself, for the few hand-prepared hot statements. */
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
 export interface OpenDatabase {
   db: Db;

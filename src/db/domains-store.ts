@@ -7,11 +7,10 @@ export type DomainStatus = DomainRow['status'];
 
 /** Persistence of registered origins (active, or pending the owner's approval). */
 export function createDomainsStore(db: Db) {
-  const statusOf = db
-    .select({ status: domains.status })
-    .from(domains)
-    .where(and(eq(domains.accountId, sql.placeholder('accountId')), eq(domains.origin, sql.placeholder('origin'))))
-    .prepare();
+  // Behind every widget call: a plain prepared statement (see the accounts store).
+  const statusOf = db.$client.query<{ status: DomainStatus }, { accountId: string; origin: string }>(
+    'SELECT status FROM domains WHERE account_id = $accountId AND origin = $origin',
+  );
 
   return {
     status: (accountId: string, origin: string): DomainStatus | undefined => statusOf.get({ accountId, origin })?.status,

@@ -5,25 +5,38 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** 413 before anything is read when the declared size is already too large. */
 export function declaredTooLarge(request: Request): boolean {
   const length = request.headers.get('content-length');
-  return length !== null && (!/^\d+$/.test(length) || Number(length) > MAX_BODY_BYTES);
+  return length !== null && !isDeclaredWithinCap(length);
+}
+
+function isDeclaredWithinCap(length: string): boolean {
+  return /^\d+$/.test(length) && Number(length) <= MAX_BODY_BYTES;
 }
 
 export function payloadTooLarge(): AppError {
   return new AppError('payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`);
 }
 
-/**
- * Reads and parses a JSON body with a hard byte cap (chunked bodies declare no size).
- * `text/plain` is accepted where `allowTextPlain` is set: the widget sends a CORS
- * "simple request" so browsers skip the preflight.
- */
-export async function parseJsonBody(request: Request, contentType: string, allowTextPlain: boolean): Promise<unknown> {
-  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  const accepted = type === 'application/json' || (allowTextPlain && type === 'text/plain');
-  const text = await readCapped(request);
+/** Where a body comes from: a widget route (any page, ASCII tokens) or an owner route. */
+export interface BodyRules {
+  /**
+   * Widget routes: `text/plain` is accepted (the widget sends a CORS "simple request" so
+   * browsers skip the preflight), and the body is decoded the fast way. Their fields are
+   * a key, an origin and a calculator id, where U+FFFD is never valid, so a body holding
+   * one is refused as invalid UTF-8 (what a bad byte decodes to) instead of decoding twice.
+   */
+  widget: boolean;
+}
+
+/** Reads and parses a JSON body with a hard byte cap (chunked bodies declare no size). */
+export async function parseJsonBody(request: Request, contentType: string, rules: BodyRules): Promise<unknown> {
+  // The widget's own spelling first: this runs on every widget call.
+  const type = contentType === 'application/json' ? contentType : (contentType.split(';')[0]?.trim().toLowerCase() ?? '');
+  const accepted = type === 'application/json' || (rules.widget && type === 'text/plain');
+  const text = await readCapped(request, rules.widget);
   if (text.length === 0) return undefined;
+  if (rules.widget && text.includes('\uFFFD')) throw notUtf8();
   if (!accepted) {
-    throw invalidRequest(`Send the body as JSON with Content-Type: application/json${allowTextPlain ? ' (or text/plain)' : ''}.`);
+    throw invalidRequest(`Send the body as JSON with Content-Type: application/json${rules.widget ? ' (or text/plain)' : ''}.`);
   }
   if (nestingExceeds(text, MAX_DEPTH)) throw invalidRequest(`The request body nests deeper than ${MAX_DEPTH} levels.`);
   try {
@@ -52,11 +65,20 @@ function nestingExceeds(text: string, limit: number): boolean {
   return false;
 }
 
-async function readCapped(request: Request): Promise<string> {
-  if (!request.body) return '';
+/** The body as text. Not `async`: the common case hands back Bun's own promise. */
+function readCapped(request: Request, replacementRefused: boolean): Promise<string> | string {
   // A declared length was already checked against the cap (413 before reading), and
-  // HTTP framing stops the read there: read it in one call. Only chunked bodies stream.
-  if (request.headers.has('content-length') && !declaredTooLarge(request)) return decodeUtf8(await request.bytes());
+  // HTTP framing stops the read there: read it in one call, without materialising
+  // `request.body` as a stream. Only chunked bodies stream.
+  const length = request.headers.get('content-length');
+  if (length === null) return readChunked(request);
+  if (!isDeclaredWithinCap(length)) throw payloadTooLarge();
+  if (length === '0') return '';
+  return replacementRefused ? request.text() : request.bytes().then(decodeUtf8);
+}
+
+async function readChunked(request: Request): Promise<string> {
+  if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -79,6 +101,8 @@ function decodeUtf8(bytes: Uint8Array): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw invalidRequest('The request body is not valid UTF-8.');
+    throw notUtf8();
   }
 }
+
+const notUtf8 = () => invalidRequest('The request body is not valid UTF-8.');

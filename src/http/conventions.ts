@@ -2,8 +2,9 @@ import { Elysia } from 'elysia';
 import { AppError, errorBody } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { declaredTooLarge, parseJsonBody, payloadTooLarge } from './body.ts';
+import { internalFailure, schemaFailure, type SchemaError } from './failures.ts';
 import { pathOf } from './path.ts';
-import type { createRequestLog } from './request-log.ts';
+import type { RequestLog } from './request-log.ts';
 
 /** Paths that third-party pages call from any origin: access is decided by the domain check. */
 const PUBLIC_CORS = /^\/(v1\/widget\/|v1\/calculators(\/|$)|widget\.js$)/;
@@ -13,7 +14,7 @@ const PUBLIC_CORS = /^\/(v1\/widget\/|v1\/calculators(\/|$)|widget\.js$)/;
  * CORS for public routes, the 64 KiB body cap, JSON (or text/plain on widget routes)
  * bodies, and one error envelope for every failure.
  */
-export function httpConventions(deps: { logger: Logger; requestLog: ReturnType<typeof createRequestLog> }) {
+export function httpConventions(deps: { logger: Logger; requestLog: RequestLog }) {
   const { logger, requestLog } = deps;
   return new Elysia()
     .onRequest(({ request, set }) => {
@@ -34,7 +35,7 @@ export function httpConventions(deps: { logger: Logger; requestLog: ReturnType<t
         return new Response(JSON.stringify(payloadTooLarge().body()), { status: 413, headers: { ...(set.headers as Record<string, string>), 'content-type': 'application/json' } });
       }
     })
-    .onParse({ as: 'global' }, ({ request, contentType }) => parseJsonBody(request, contentType, pathOf(request.url).startsWith('/v1/widget/')))
+    .onParse({ as: 'global' }, ({ request, contentType }) => parseJsonBody(request, contentType, { widget: pathOf(request.url).startsWith('/v1/widget/') }))
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       requestLog.markDone(request);
       // Elysia wraps what a body parser throws; ours throws AppErrors (413, 400).
@@ -49,23 +50,16 @@ export function httpConventions(deps: { logger: Logger; requestLog: ReturnType<t
       switch (ourBug ? 'UNKNOWN' : code) {
         case 'VALIDATION':
           set.status = 400;
-          return errorBody('invalid_request', validationMessage(error), validationDetails(error));
+          return schemaFailure((error as { all?: SchemaError[] }).all);
         case 'PARSE':
           set.status = 400;
           return errorBody('invalid_request', 'The request body could not be parsed as JSON.');
         case 'NOT_FOUND':
           set.status = 404;
           return errorBody('not_found', `No route for ${request.method} ${pathOf(request.url)}.`);
-        default: {
-          const requestId = requestLog.idOf(request);
-          logger.error('unhandled error', {
-            requestId,
-            error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-            stack: error instanceof Error ? error.stack : undefined,
-          });
+        default:
           set.status = 500;
-          return errorBody('internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`);
-        }
+          return internalFailure(logger, requestLog.idOf(request), error);
       }
     })
     .onAfterHandle({ as: 'global' }, ({ request }) => {
@@ -76,18 +70,4 @@ export function httpConventions(deps: { logger: Logger; requestLog: ReturnType<t
       const status = responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200;
       requestLog.finish(request, status);
     });
-}
-
-type ValueError = { path?: string; message?: string };
-
-function validationMessage(error: unknown): string {
-  const first = (error as { all?: ValueError[] }).all?.[0];
-  if (!first) return 'The request does not match the expected shape.';
-  const field = first.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : '';
-  return `${field || 'body'}: ${first.message ?? 'invalid value'}.`;
-}
-
-function validationDetails(error: unknown): { field: string; message: string }[] | undefined {
-  const all = (error as { all?: ValueError[] }).all;
-  return all?.slice(0, 10).map((e) => ({ field: (e.path ?? '').replace(/^\//, '').replaceAll('/', '.'), message: e.message ?? 'invalid value' }));
 }

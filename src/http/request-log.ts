@@ -9,17 +9,37 @@ interface RequestInfo {
 
 const ACCEPTED_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
+export type RequestLog = ReturnType<typeof createRequestLog>;
+
 /**
  * Request ids and one log line per request. The id comes from a well-formed incoming
  * `X-Request-Id` (a proxy's) or is generated; it is echoed on every answer.
+ *
+ * `start`/`markDone`/`finish` follow a request through Elysia's hooks (kept in a WeakMap);
+ * the widget's native routes hold the id and clock themselves and call `idFor`/`write`.
  */
 export function createRequestLog(logger: Logger) {
   const info = new WeakMap<Request, RequestInfo>();
 
+  /** Milliseconds since `startedAt`, to 0.01 ms. */
+  const elapsed = (startedAt: number): number => Math.round((performance.now() - startedAt) * 100) / 100;
+
+  function idFor(request: Request): string {
+    const incoming = request.headers.get('x-request-id');
+    return incoming && ACCEPTED_ID.test(incoming) ? incoming : crypto.randomUUID();
+  }
+
+  /** Only method, path, status, time and id: never bodies, queries, headers or tokens. */
+  function write(requestId: string | undefined, method: string, path: string, status: number, ms: number | undefined): void {
+    logger.info('request', { requestId, method, path: path.length > 200 ? `${path.slice(0, 200)}…` : path, status, ms });
+  }
+
   return {
+    idFor,
+    write,
+    elapsed,
     start(request: Request): string {
-      const incoming = request.headers.get('x-request-id');
-      const id = incoming && ACCEPTED_ID.test(incoming) ? incoming : crypto.randomUUID();
+      const id = idFor(request);
       info.set(request, { id, startedAt: performance.now() });
       return id;
     },
@@ -29,19 +49,11 @@ export function createRequestLog(logger: Logger) {
     /** Stops the clock when the answer is ready (the log line itself is written later). */
     markDone(request: Request): void {
       const found = info.get(request);
-      if (found && found.ms === undefined) found.ms = Math.round((performance.now() - found.startedAt) * 100) / 100;
+      if (found && found.ms === undefined) found.ms = elapsed(found.startedAt);
     },
     finish(request: Request, status: number): void {
       const found = info.get(request);
-      const path = pathOf(request.url);
-      // Only method, path, status, time and id: never bodies, queries, headers or tokens.
-      logger.info('request', {
-        requestId: found?.id,
-        method: request.method,
-        path: path.length > 200 ? `${path.slice(0, 200)}…` : path,
-        status,
-        ms: found?.ms ?? (found ? Math.round((performance.now() - found.startedAt) * 100) / 100 : undefined),
-      });
+      write(found?.id, request.method, pathOf(request.url), status, found ? (found.ms ?? elapsed(found.startedAt)) : undefined);
     },
   };
 }

@@ -91,9 +91,27 @@ describe('sizes, routes and request ids', () => {
         else controller.close();
       },
     });
-    const res = await app.app.handle(new Request('http://calc.test/v1/widget/verify', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' } }));
+    const res = await app.handle(new Request('http://calc.test/v1/widget/verify', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' } }));
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe('payload_too_large');
+  });
+
+  // Over a socket, as browsers send them: bodies with a Content-Length take the one-read path.
+  test('a body that is not UTF-8 is 400 invalid_request on widget and owner routes alike', async () => {
+    using app = testApp();
+    app.app.listen({ hostname: '127.0.0.1', port: 0 });
+    try {
+      const base = `http://127.0.0.1:${app.app.server?.port}`;
+      const bad = new Uint8Array([...new TextEncoder().encode('{"apiKey":"pk_'), 0xff, 0xfe, ...new TextEncoder().encode('","domain":"https://shop.example","calcId":"bmi"}')]);
+      // U+FFFD itself, validly encoded: never part of a widget body, refused there the same way.
+      const replacement = new TextEncoder().encode('{"apiKey":"pk_\uFFFD","domain":"https://shop.example","calcId":"bmi"}');
+      for (const [path, body] of [['/v1/widget/load', bad], ['/v1/widget/verify', replacement], ['/v1/widget/register-domain', bad], ['/v1/auth/signup', bad]] as const) {
+        const res = await fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+        expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status: 400, body: { error: { code: 'invalid_request', message: 'The request body is not valid UTF-8.' } } });
+      }
+    } finally {
+      await app.app.stop(true);
+    }
   });
 
   test('unknown routes and methods are 404 not_found in the envelope', async () => {
@@ -173,11 +191,15 @@ describe('health and docs', () => {
 });
 
 describe('unexpected failures', () => {
-  test('a bug answers 500 internal whose message repeats the request id; the log has the cause, the answer not', async () => {
+  // One route served by Elysia, one by Bun's router directly (the widget's native routes).
+  test.each([
+    ['GET', '/v1/domains'],
+    ['POST', '/v1/widget/load'],
+  ])('a bug in %s %s answers 500 internal whose message repeats the request id; the log has the cause, the answer not', async (method, path) => {
     using app = testApp();
-    const { token } = await app.signup();
+    const { token, apiKey } = await app.signup();
     app.database.sqlite.close();
-    const res = await app.request('GET', '/v1/domains', { token });
+    const res = await app.request(method, path, { token, body: method === 'POST' ? { apiKey, domain: 'https://shop.example', calcId: 'bmi' } : undefined });
     expect(res.status).toBe(500);
     expect(res.json.error.code).toBe('internal');
     const requestId = res.headers.get('x-request-id') as string;
@@ -186,6 +208,9 @@ describe('unexpected failures', () => {
     const logged = app.logs.map((line) => JSON.parse(line)).find((l) => l.level === 'error');
     expect(logged).toMatchObject({ requestId, msg: 'unhandled error' });
     expect(typeof logged.stack).toBe('string');
+    await Bun.sleep(20); // Elysia's after-response hooks run after the answer
+    const requestLine = app.logs.map((line) => JSON.parse(line)).find((l) => l.msg === 'request' && l.path === path);
+    expect(requestLine).toMatchObject({ requestId, method, status: 500 });
   });
 });
 

@@ -153,3 +153,54 @@ describe('public catalogue', () => {
     expect((await app.request('GET', '/v1/calculators/__proto__')).status).toBe(400);
   });
 });
+
+describe('verify and load over a real socket (served by Bun\'s router, not Elysia)', () => {
+  test('the same answers, headers and errors as everywhere else; other methods fall through to Elysia', async () => {
+    using app = testApp();
+    const { apiKey } = await owner(app);
+    app.app.listen({ hostname: '127.0.0.1', port: 0 });
+    try {
+      const base = `http://127.0.0.1:${app.app.server?.port}`;
+      const body = JSON.stringify({ apiKey, domain: ORIGIN, calcId: 'bmi' });
+      for (const path of ['/v1/widget/verify', '/v1/widget/load']) {
+        const res = await fetch(`${base}${path}`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, 'x-request-id': 'proxy-request-0001' },
+        });
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        expect(res.headers.get('access-control-allow-origin')).toBe('*');
+        expect(res.headers.get('content-type')).toBe('application/json');
+        expect(res.headers.get('x-request-id')).toBe('proxy-request-0001');
+        const viaHandle = await app.request('POST', path, { body: JSON.parse(body) });
+        expect(await res.json()).toEqual(viaHandle.json);
+      }
+
+      const invalid = await fetch(`${base}/v1/widget/load`, { method: 'POST', body: JSON.stringify({ apiKey, domain: ORIGIN, calcId: 5 }), headers: { 'content-type': 'application/json' } });
+      expect(invalid.status).toBe(400);
+      expect(invalid.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await invalid.json()).toEqual({
+        error: { code: 'invalid_request', message: 'calcId: Expected string.', details: [{ field: 'calcId', message: 'Expected string' }] },
+      });
+      const tooLarge = await fetch(`${base}/v1/widget/verify`, { method: 'POST', body: 'x'.repeat(70_000), headers: { 'content-type': 'application/json' } });
+      expect(tooLarge.status).toBe(413);
+      expect((await tooLarge.json()).error.code).toBe('payload_too_large');
+
+      const preflight = await fetch(`${base}/v1/widget/load`, { method: 'OPTIONS', headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST' } });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+      const get = await fetch(`${base}/v1/widget/load`);
+      expect(get.status).toBe(404);
+      expect((await get.json()).error.code).toBe('not_found');
+
+      await Bun.sleep(20);
+      const lines = app.logs.map((line) => JSON.parse(line)).filter((l) => l.msg === 'request' && l.path.startsWith('/v1/widget/'));
+      expect(lines.filter((l) => l.requestId === 'proxy-request-0001').map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual([
+        'POST /v1/widget/verify 200',
+        'POST /v1/widget/load 200',
+      ]);
+    } finally {
+      await app.app.stop(true);
+    }
+  });
+});

@@ -19,7 +19,7 @@ export interface TestAppOptions {
 
 /**
  * The real app on a real SQLite file in a temp dir with the real migrations; requests
- * go through `app.handle`. Log lines are captured so tests can check what is logged.
+ * go through `handle` (native routes first, then Elysia, as when serving). Log lines are captured so tests can check what is logged.
  */
 export function testApp(options: TestAppOptions = {}) {
   const dir = tempDir();
@@ -46,7 +46,7 @@ export function testApp(options: TestAppOptions = {}) {
       body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await built.app.handle(new Request(`http://calc.test${path}`, { method, headers, body }));
+    const response = await built.handle(new Request(`http://calc.test${path}`, { method, headers, body }));
     const text = await response.text();
     let json: any;
     try {

@@ -9,9 +9,9 @@ import { testApp } from '../helpers/test-app.ts';
 const app = testApp();
 afterAll(() => app[Symbol.dispose]());
 
-/** app.handle keeps the raw bytes: fetch() would decode them for us. */
+/** handle() keeps the raw bytes: fetch() would decode them for us. */
 async function getScript(headers: Record<string, string> = {}) {
-  const response = await app.app.handle(new Request('http://calc.test/widget.js', { headers }));
+  const response = await app.handle(new Request('http://calc.test/widget.js', { headers }));
   return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
 }
 

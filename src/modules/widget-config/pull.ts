@@ -38,9 +38,10 @@ const nothing = (outcome: PullOutcome): PullResult => ({ outcome, httpStatus: nu
 /**
  * Runs the guarded webhook pull for one widget load. The plan is read from the account
  * row of this very request (never cached), so a downgrade stops calls at once. Never
- * throws: a failure is an outcome and the visitor gets the defaults.
+ * throws: a failure is an outcome and the visitor gets the defaults. Answers at once
+ * (no promise) when there is nothing to call, as for every load outside the Extra plan.
  */
-export async function pullWebhook(deps: PullDeps, account: AccountRow, calculator: CalculatorDefinition): Promise<PullResult> {
+export function pullWebhook(deps: PullDeps, account: AccountRow, calculator: CalculatorDefinition): PullResult | Promise<PullResult> {
   if (account.plan !== 'extra') return nothing('plan_required');
   const startedAt = performance.now();
   let config: WidgetConfigRow | undefined;
@@ -52,28 +53,37 @@ export async function pullWebhook(deps: PullDeps, account: AccountRow, calculato
     return nothing('unreachable');
   }
   if (!config?.webhookUrl) return nothing('no_webhook');
-  const record = (result: PullResult) => recordOutcome(deps, account, calculator, result, startedAt);
   const release = deps.limiter.tryAcquire(account.id);
-  if (!release) return record(nothing('busy'));
-  try {
-    let headers: Record<string, string> = {};
-    if (config.webhookHeaders) {
-      try {
-        headers = deps.cipher.open(config.webhookHeaders, rowId(account.id, calculator.id));
-      } catch {
-        // A wrong or lost webhook-key: say so to the operator, never call without the auth.
-        deps.logger.error('webhook headers cannot be decrypted; check the data directory\'s webhook-key', { accountId: account.id, calcId: calculator.id });
-        return record(nothing('unreachable'));
-      }
+  if (!release) return recordOutcome(deps, account, calculator, nothing('busy'), startedAt);
+  let headers: Record<string, string> = {};
+  if (config.webhookHeaders) {
+    try {
+      headers = deps.cipher.open(config.webhookHeaders, rowId(account.id, calculator.id));
+    } catch {
+      release();
+      // A wrong or lost webhook-key: say so to the operator, never call without the auth.
+      deps.logger.error('webhook headers cannot be decrypted; check the data directory\'s webhook-key', { accountId: account.id, calcId: calculator.id });
+      return recordOutcome(deps, account, calculator, nothing('unreachable'), startedAt);
     }
-    const fetched = await guardedFetch(config.webhookUrl, headers, {
+  }
+  return callWebhook(deps, { url: config.webhookUrl, headers, account, calculator, startedAt }, release);
+}
+
+async function callWebhook(
+  deps: PullDeps,
+  call: { url: string; headers: Record<string, string>; account: AccountRow; calculator: CalculatorDefinition; startedAt: number },
+  release: () => void,
+): Promise<PullResult> {
+  try {
+    const fetched = await guardedFetch(call.url, call.headers, {
       resolve: deps.resolve,
       policy: deps.policy,
       userAgent: deps.userAgent,
       timeoutMs: deps.timeoutMs,
     });
-    const merged = fetched.outcome === 'ok' ? mergeWebhookValues(calculator, fetched.body) : { values: {}, ignoredKeys: [] };
-    return record({ outcome: fetched.outcome, httpStatus: fetched.httpStatus, durationMs: fetched.durationMs, ...merged });
+    const merged = fetched.outcome === 'ok' ? mergeWebhookValues(call.calculator, fetched.body) : { values: {}, ignoredKeys: [] };
+    const result = { outcome: fetched.outcome, httpStatus: fetched.httpStatus, durationMs: fetched.durationMs, ...merged };
+    return recordOutcome(deps, call.account, call.calculator, result, call.startedAt);
   } finally {
     release();
   }
