@@ -57,10 +57,13 @@ function tlsOptions(target: WebhookTarget): BunFetchRequestInit['tls'] {
   return { rejectUnauthorized: true, serverName: target.hostname.replace(/\.$/, '') };
 }
 
+// Without `stream: true` a decoder keeps no state between calls: one serves every fetch.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 function parseObject(bytes: Uint8Array): { outcome: 'ok'; body: Record<string, unknown> } | { outcome: 'invalid_json' | 'not_object' } {
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    value = JSON.parse(utf8.decode(bytes));
   } catch {
     return { outcome: 'invalid_json' };
   }

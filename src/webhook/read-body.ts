@@ -62,22 +62,23 @@ export async function readCappedBody(
   options: { maxBytes: number; signal: AbortSignal },
 ): Promise<BodyResult> {
   const decoding = decodingOf(response.headers.get('content-encoding'));
-  const body = response.body;
   if (decoding === null) {
-    void body?.cancel().catch(() => {});
+    void response.body?.cancel().catch(() => {});
     return { ok: false, outcome: 'invalid_json', reason: 'unsupported Content-Encoding' };
   }
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   // Content-Length counts wire bytes, which are capped as well: a declared length
   // past the cap fails before any byte is read.
   if (Number.isFinite(declared) && declared > options.maxBytes) {
-    void body?.cancel().catch(() => {});
+    void response.body?.cancel().catch(() => {});
     return { ok: false, outcome: 'too_large', reason: `Content-Length ${declared} exceeds ${options.maxBytes}` };
   }
-  if (body === null) return { ok: true, bytes: new Uint8Array(0) };
+  // Before touching `response.body`, which would turn the body into a JS stream.
   if (decoding === 'identity' && Number.isFinite(declared) && !response.headers.has('transfer-encoding')) {
     return readDeclaredLength(response, options);
   }
+  const body = response.body;
+  if (body === null) return { ok: true, bytes: new Uint8Array(0) };
 
   const state = { sourceFailed: false, wireBytes: 0 };
   let stream = tapSource(body, state).pipeThrough(
