@@ -30,9 +30,9 @@ export function createLogger(write: (line: string) => void = batchedWriter(), no
 
 /**
  * Writes lines in batches (to stderr unless told otherwise): at most every `delayMs`, or
- * at once past `maxChars`. A write per line cost a widget load a fifth of its time under
- * load (one syscall per request); batched, a batch of lines shares one. Whatever is
- * pending is written when the process exits, after a clean stop or an uncaught error alike.
+ * at once past `maxChars`. A write per line is a syscall per request on a busy server;
+ * batched, a batch of lines shares one. Whatever is pending is written when the process
+ * exits, after a clean stop or an uncaught error alike.
  */
 export function batchedWriter(out: (chunk: string) => void = (chunk) => process.stderr.write(chunk), options: { delayMs?: number; maxChars?: number } = {}): (line: string) => void {
   const { delayMs = 20, maxChars = 64 * 1024 } = options;

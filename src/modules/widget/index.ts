@@ -26,6 +26,7 @@ function loadAnswer(calculator: CalculatorDefinition, values: FieldValues): stri
     json = { definition, withoutValues: `{"calcId":${JSON.stringify(calculator.id)},"calculator":${definition},"values":{}}` };
     serialised.set(calculator, json);
   }
+  // Any key at all means pre-fill values: this answer is built for this load.
   for (const _ in values) return `{"calcId":${JSON.stringify(calculator.id)},"calculator":${json.definition},"values":${JSON.stringify(values)}}`;
   return json.withoutValues;
 }
