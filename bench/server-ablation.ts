@@ -6,12 +6,15 @@
  * (server pinned to core 1, wrk to core 0, alternated rounds, waits for a quiet machine):
  *
  *   raw          bench/raw-server.ts (the baseline of bench/server.ts)
+ *   raw-exe      the same compiled with `bun build --compile` (flags of cli/build.ts)
  *   raw+log      bench/raw-server.ts --log: + request id and one log line per request
  *   native       the widget's native routes (src/http/native-route.ts) on a bare
  *                `Bun.serve`, with a silent logger: body reading, schema check, the
  *                conventions' headers and error envelope, no log line
  *   +log         the same with the real logger (one JSON line per request, batched)
  *   app          createApp (src/app.ts) itself, listening through Elysia, real logger
+ *   exe          the compiled executable (`calc serve`, built from this tree), as
+ *                bench/server.ts runs it
  *
  * The figure to read is the server's CPU time per request (user + system, all threads):
  * it moves much less than req/s when other processes share the machine.
@@ -21,13 +24,13 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pinned, SERVER_CORE, startListening } from './lib/processes.ts';
+import { pinned, prepareBinary, SERVER_CORE, startListening } from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
 import { progress, ROOT } from './lib/report.ts';
 import { median, round1 } from './lib/sampling.ts';
 import { wrk, wrkScript } from './lib/wrk.ts';
 
-const VARIANTS = ['raw', 'raw+log', 'native', '+log', 'app'] as const;
+const VARIANTS = ['raw', 'raw-exe', 'raw+log', 'native', '+log', 'app', 'exe'] as const;
 type Variant = (typeof VARIANTS)[number];
 const API_KEY = 'pk_ablationablationablation0';
 const ORIGIN = 'https://shop.example';
@@ -75,6 +78,14 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
   process.on('SIGTERM', () => process.exit(0));
 }
 
+/** bench/raw-server.ts compiled the way cli/build.ts compiles the product. */
+function compiledRawServer(work: string): string {
+  const out = join(work, 'raw-server');
+  const build = Bun.spawnSync([process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=esm', '--sourcemap=none', join(ROOT, 'bench', 'raw-server.ts'), '--outfile', out], { cwd: ROOT, stderr: 'pipe', stdout: 'pipe' });
+  if (build.exitCode !== 0) throw new Error(`could not compile the raw server:\n${build.stderr.toString()}`);
+  return out;
+}
+
 async function main(): Promise<void> {
   const wanted = (process.argv.slice(2).length > 0 ? process.argv.slice(2) : [...VARIANTS]) as Variant[];
   for (const v of wanted) if (!VARIANTS.includes(v)) throw new Error(`unknown variant ${v}; known: ${VARIANTS.join(', ')}`);
@@ -101,9 +112,13 @@ async function main(): Promise<void> {
       const dir = join(work, variant.replace(/\W/g, '_'));
       mkdirSync(dir, { recursive: true });
       copyFileSync(join(template, 'calc.db'), join(dir, 'calc.db'));
-      const command = variant.startsWith('raw')
+      const command = variant === 'raw-exe'
+        ? [compiledRawServer(work), dir]
+        : variant.startsWith('raw')
         ? [process.execPath, join(ROOT, 'bench', 'raw-server.ts'), dir, ...(variant === 'raw+log' ? ['--log'] : [])]
-        : [process.execPath, import.meta.path, '--serve', variant, dir];
+        : variant === 'exe'
+          ? [prepareBinary(work).path, 'serve', '--port', '0', '--data', dir, '--quota-free', '100000000']
+          : [process.execPath, import.meta.path, '--serve', variant, dir];
       const started = await startListening(pinned(SERVER_CORE, command), { stderrFile: join(work, `${variant.replace(/\W/g, '_')}.log`) });
       servers.push({ variant, url: started.url, pid: started.proc.pid, stop: started.stop });
       for (const route of routes) await wrk(`${started.url}/v1/widget/${route}`, script, 2);

@@ -3,39 +3,54 @@
  *
  *  - POST /v1/widget/load and /v1/widget/verify of the compiled executable versus the raw
  *    `Bun.serve` baseline (bench/raw-server.ts) on a copy of the same database: wrk pinned
- *    to core 0, servers pinned to core 1, raw and product alternated (A B A B …) for
- *    ROUNDS rounds, each measurement preceded by a warm-up; the ratios are medians of the
- *    per-pair ratios (req/s and p99), the sides' own medians are reported too.
+ *    to core 0, servers pinned to core 1. Two identical server processes on this shared VM
+ *    can differ by 10% or more for their whole life (measured with the A/A control below),
+ *    so every round starts a fresh raw and a fresh product process, warms both, and
+ *    measures PAIRS A/B pairs per route (order alternating, each measurement preceded by
+ *    a warm-up). The ratios are medians of all per-pair ratios (req/s and p99); the sides'
+ *    own medians and the spread of the ratios are reported too.
+ *  - A steadier figure next to it: in every round, both servers loaded at once on their
+ *    shared core (two wrk runs in parallel), so the kernel splits the core between them
+ *    and the req/s ratio is the ratio of their CPU cost per request, measured under the
+ *    very same conditions (an A/A run of two raw servers gives 0.97–1.03 this way).
+ *  - With BENCH_CONTROL=1, each round also starts a second raw process and measures raw
+ *    against raw on the same schedule: the ratio an unchanged server gets here, i.e. the
+ *    bench's own noise.
  *  - Cold start of `calc serve --port 0` to the first 200 on /healthz (median of 15).
- *  - Idle RSS after start, and RSS after 200k widget loads.
+ *  - Idle RSS after start, and RSS of one process after 200k widget loads.
  *
  * Runs on its own (`bun bench/server.ts`) or from `bench/run.ts`. Writes
- * bench/results/server.json. Tunables (env): BENCH_DURATION (s, default 5),
- * BENCH_WARMUP (s, default 1), BENCH_ROUNDS (default 5), BENCH_COLD_RUNS (default 15),
- * BENCH_LOADS (default 200000), CALC_BENCH_BIN (use this executable instead of building
- * the current tree), BENCH_OUT (results file name, default server).
+ * bench/results/server.json. Tunables (env): BENCH_ROUNDS (fresh process pairs, default
+ * 6), BENCH_PAIRS (A/B pairs per route and round, default 2), BENCH_DURATION (s, default
+ * 3), BENCH_WARMUP (s, default 0.5), BENCH_CONTROL (1: A/A control), BENCH_COLD_RUNS
+ * (default 15), BENCH_LOADS (default 200000), CALC_BENCH_BIN (use this executable instead
+ * of building the current tree), BENCH_OUT (results file name, default server).
  */
 import { Database } from 'bun:sqlite';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, ORIGIN, widgetBody, widgetCall } from './lib/api.ts';
-import { CLIENT_CORE, hasTaskset, killAll, pinned, prepareBinary, SERVER_CORE, startListening, type Binary } from './lib/processes.ts';
+import { CLIENT_CORE, hasTaskset, killAll, pinned, prepareBinary, SERVER_CORE, startListening, type Binary, type Started } from './lib/processes.ts';
 import { memoryOf, waitForQuiet as waitForQuietMachine } from './lib/proc-stats.ts';
 import { gitCommit, machineInfo, printTable, progress, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
-import { MAX_INTERFERENCE, median, round1, round2, sleep } from './lib/sampling.ts';
+import { MAX_INTERFERENCE, median, quantile, round1, round2, sleep } from './lib/sampling.ts';
 import { CONNECTIONS, wrk as runWrk, wrkScript, wrkVersion, type WrkResult } from './lib/wrk.ts';
 
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
-const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 1);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 2);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 0.5);
+/** A fresh process's first seconds under load (JIT tiers): never measured. */
+const FIRST_CONTACT_S = 2;
+const CONTROL = process.env.BENCH_CONTROL === '1';
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 15);
 const LOADS_FOR_RSS = Number(process.env.BENCH_LOADS ?? 200_000);
-/** A raw/product pair is repeated when other processes used more than MAX_INTERFERENCE cores (BENCH_MAX_INTERFERENCE). */
-const EXTRA_ROUNDS = Number(process.env.BENCH_EXTRA_ROUNDS ?? 2);
 /** Before each A/B pair, wait up to this long for the machine to be quiet. */
 const QUIET_WAIT_MS = Number(process.env.BENCH_QUIET_WAIT_MS ?? 5000);
 const QUOTA = 100_000_000;
+const ROUTES = ['load', 'verify'] as const;
+type Route = (typeof ROUTES)[number];
 
 export const TARGETS = {
   throughputRatio: 0.85,
@@ -45,16 +60,29 @@ export const TARGETS = {
   loadedRssMb: 120,
 };
 
+/** One A/B pair: the baseline and the measured side, seconds apart, in one round. */
 interface Pair {
+  round: number;
   raw: WrkResult;
   product: WrkResult;
   interference: number;
 }
 
+interface Comparison {
+  pairs: Pair[];
+  medians: ReturnType<typeof summarise>;
+  /** Control only: raw/raw req/s with both loaded at once, one per round. */
+  sharedCore?: number[];
+}
+
 export interface ServerResults extends BenchResults {
   config: Record<string, unknown>;
   binary: Binary;
-  routes: Record<string, { pairs: Pair[]; kept: number[]; medians: Record<string, number> }>;
+  routes: Record<string, Comparison>;
+  /** Per route: product/raw req/s with both loaded at once on the server core, one per round. */
+  sharedCore: Record<string, number[]>;
+  /** BENCH_CONTROL: raw against a second raw process (`product` holds the second raw). */
+  control?: Record<string, Comparison>;
   coldStart: { runsMs: number[]; firstStartOnEmptyDirMs: number[]; idleRssMb: number[] };
   loaded: { loads: number; rssMb: number; peakRssMb: number };
 }
@@ -70,6 +98,32 @@ function wrk(url: string, script: string, seconds: number, serverPid?: number): 
 /** Waits for a quiet machine before a pair (BENCH_QUIET_WAIT_MS); busy time with irq. */
 function waitForQuiet(): Promise<number> {
   return waitForQuietMachine(QUIET_WAIT_MS, MAX_INTERFERENCE, true);
+}
+
+/** Medians of a comparison's pairs: the per-pair ratios, and each side on its own. */
+function summarise(pairs: Pair[]) {
+  const rps = pairs.map((p) => p.product.requestsPerSec / p.raw.requestsPerSec);
+  const p99 = pairs.map((p) => p.product.p99Ms / p.raw.p99Ms);
+  return {
+    rawRps: median(pairs.map((p) => p.raw.requestsPerSec)),
+    productRps: median(pairs.map((p) => p.product.requestsPerSec)),
+    rawP99Ms: median(pairs.map((p) => p.raw.p99Ms)),
+    productP99Ms: median(pairs.map((p) => p.product.p99Ms)),
+    rawP50Ms: median(pairs.map((p) => p.raw.p50Ms)),
+    productP50Ms: median(pairs.map((p) => p.product.p50Ms)),
+    pairedThroughputRatio: median(rps),
+    throughputRatioQ1: quantile(rps, 0.25),
+    throughputRatioQ3: quantile(rps, 0.75),
+    pairedP99Ratio: median(p99),
+    rawCpuUsPerRequest: median(pairs.map((p) => p.raw.serverCpuUsPerRequest ?? Number.NaN)),
+    productCpuUsPerRequest: median(pairs.map((p) => p.product.serverCpuUsPerRequest ?? Number.NaN)),
+  };
+}
+
+/** Per-round medians of the throughput ratio: how much one process pair differs from another. */
+function perRound(pairs: Pair[]): string {
+  const rounds = [...new Set(pairs.map((p) => p.round))];
+  return rounds.map((r) => median(pairs.filter((p) => p.round === r).map((p) => p.product.requestsPerSec / p.raw.requestsPerSec)).toFixed(2)).join(', ');
 }
 
 // ── cold start ───────────────────────────────────────────────────────────────
@@ -105,95 +159,117 @@ async function coldStart(bin: string, dataDir: string, idleWaitMs: number): Prom
 export async function run(): Promise<ServerResults> {
   if (Bun.which('wrk') === null) throw new Error('wrk is not installed: apt-get install -y wrk');
   const work = mkdtempSync(join(tmpdir(), 'calc-bench-server-'));
-  const stops: (() => Promise<unknown>)[] = [];
+  const running = new Set<Started>();
+  const start = async (command: string[], log: string): Promise<Started> => {
+    const started = await startListening(pinned(SERVER_CORE, command), { stderrFile: join(work, log) });
+    running.add(started);
+    return started;
+  };
+  const stop = async (started: Started): Promise<void> => {
+    running.delete(started);
+    await started.stop();
+  };
   try {
     const binary = prepareBinary(work);
     progress(`server: executable ${binary.path} (${binary.note}); taskset ${hasTaskset ? `server core ${SERVER_CORE}, wrk core ${CLIENT_CORE}` : 'absent: unpinned'}`);
 
-    // The product, pinned, with a quota that 200k+ loads never reach.
+    // The product's data: an account with its origin, made through the API. Its quota
+    // (given on every start) is one that the loads of this bench never reach.
     const productDir = join(work, 'product-data');
-    const product = await startListening(
-      pinned(SERVER_CORE, [binary.path, 'serve', '--port', '0', '--data', productDir, '--quota-free', String(QUOTA)]),
-      { stderrFile: join(work, 'product.log') },
-    );
-    stops.push(product.stop);
-    const signup = await api(product.url, 'POST', '/v1/auth/signup', { email: 'bench@example.com', password: 'bench-password-123' });
-    const token: string = signup.token;
+    const productCommand = [binary.path, 'serve', '--port', '0', '--data', productDir, '--quota-free', String(QUOTA)];
+    const setup = await start(productCommand, 'product-setup.log');
+    const signup = await api(setup.url, 'POST', '/v1/auth/signup', { email: 'bench@example.com', password: 'bench-password-123' });
     const apiKey: string = signup.account.apiKey;
-    await api(product.url, 'POST', '/v1/domains', { domain: ORIGIN }, token);
+    await api(setup.url, 'POST', '/v1/domains', { domain: ORIGIN }, signup.token);
+    await stop(setup);
 
-    // The baseline on a consistent copy of the same database file.
-    const rawDir = join(work, 'raw-data');
-    const source = new Database(join(productDir, 'calc.db'), { readonly: true });
-    mkdirSync(rawDir, { recursive: true });
-    source.run(`VACUUM INTO '${join(rawDir, 'calc.db').replaceAll("'", "''")}'`);
-    source.close();
-    const raw = await startListening(pinned(SERVER_CORE, [process.execPath, join(ROOT, 'bench', 'raw-server.ts'), rawDir, '--quota', String(QUOTA)]));
-    stops.push(raw.stop);
-    progress(`server: product ${product.url} (pid ${product.proc.pid}), raw ${raw.url} (pid ${raw.proc.pid})`);
-
-    // Same answers from both (the baseline must do the same job).
-    for (const route of ['load', 'verify'] as const) {
-      const [a, b] = await Promise.all([widgetCall(raw.url, route, apiKey), widgetCall(product.url, route, apiKey)]);
-      if (a.status !== 200 || b.status !== 200) throw new Error(`${route}: raw ${a.status}, product ${b.status}: ${JSON.stringify(b.json)}`);
-      const isJson = (type: string | null) => type?.split(';')[0]?.trim() === 'application/json';
-      if (!Bun.deepEquals(a.json, b.json, true) || a.cors !== b.cors || !isJson(a.type) || !isJson(b.type)) {
-        throw new Error(`${route}: the raw server answers differently from the product:\nraw ${JSON.stringify(a)}\nproduct ${JSON.stringify(b)}`);
-      }
+    // The baseline runs on a consistent copy of the same database file.
+    const rawDirs = CONTROL ? ['raw-data', 'raw-control-data'] : ['raw-data'];
+    for (const dir of rawDirs) {
+      mkdirSync(join(work, dir), { recursive: true });
+      const source = new Database(join(productDir, 'calc.db'), { readonly: true });
+      source.run(`VACUUM INTO '${join(work, dir, 'calc.db').replaceAll("'", "''")}'`);
+      source.close();
     }
+    const rawCommand = (dir: string) => [process.execPath, join(ROOT, 'bench', 'raw-server.ts'), join(work, dir), '--quota', String(QUOTA)];
 
     const body = widgetBody(apiKey);
-    const routes: ServerResults['routes'] = {};
-    const rows: Row[] = [];
-    for (const route of ['load', 'verify'] as const) {
-      const script = wrkScript(work, route, body);
-      const targets = { raw: `${raw.url}/v1/widget/${route}`, product: `${product.url}/v1/widget/${route}` };
-      // First contact: let both JITs settle before the first measured round.
-      await wrk(targets.raw, script, 2);
-      await wrk(targets.product, script, 2);
-      // A B A B …: one raw and one product measurement make a pair. A pair during which
-      // other processes used more than MAX_INTERFERENCE cores is repeated (up to
-      // EXTRA_ROUNDS times per route); the ROUNDS least disturbed pairs are kept.
-      const pairs: Pair[] = [];
-      for (let round = 1; round <= ROUNDS + EXTRA_ROUNDS; round++) {
-        const clean = pairs.filter((p) => p.interference <= MAX_INTERFERENCE).length;
-        if (clean >= ROUNDS) break;
-        const waited = await waitForQuiet();
-        if (waited > 1000) progress(`server: waited ${(waited / 1000).toFixed(1)} s for other processes to quiet down`);
-        const pair = {} as Pair;
-        for (const side of ['raw', 'product'] as const) {
-          const pid = side === 'raw' ? raw.proc.pid : product.proc.pid;
-          await wrk(targets[side], script, WARMUP_S);
-          const result = await wrk(targets[side], script, DURATION_S, pid);
-          pair[side] = result;
+    const scripts = Object.fromEntries(ROUTES.map((route) => [route, wrkScript(work, route, body)])) as Record<Route, string>;
+    const pairs = Object.fromEntries(ROUTES.map((route) => [route, [] as Pair[]])) as Record<Route, Pair[]>;
+    const sharedCore = Object.fromEntries(ROUTES.map((route) => [route, [] as number[]])) as Record<Route, number[]>;
+    const controlShared = Object.fromEntries(ROUTES.map((route) => [route, [] as number[]])) as Record<Route, number[]>;
+    const controlPairs = Object.fromEntries(ROUTES.map((route) => [route, [] as Pair[]])) as Record<Route, Pair[]>;
+
+    /** PAIRS A/B pairs of `a` (the baseline) and `b` on one route, order alternating. */
+    const measurePairs = async (round: number, route: Route, a: Started, b: Started, into: Pair[], label: string) => {
+      const url = (s: Started) => `${s.url}/v1/widget/${route}`;
+      for (let i = 0; i < PAIRS; i++) {
+        for (let attempt = 0; ; attempt++) {
+          const waited = await waitForQuiet();
+          if (waited > 1000) progress(`server: waited ${(waited / 1000).toFixed(1)} s for other processes to quiet down`);
+          const results = new Map<Started, WrkResult>();
+          for (const side of (round + i) % 2 === 0 ? [a, b] : [b, a]) {
+            await wrk(url(side), scripts[route], WARMUP_S);
+            results.set(side, await wrk(url(side), scripts[route], DURATION_S, side.proc.pid));
+          }
+          const pair: Pair = { round, raw: results.get(a)!, product: results.get(b)!, interference: 0 };
+          pair.interference = Math.max(pair.raw.interferenceCores ?? 0, pair.product.interferenceCores ?? 0);
+          const noisy = pair.interference > MAX_INTERFERENCE;
           progress(
-            `server: ${route} round ${round} ${side.padEnd(7)} ${Math.round(result.requestsPerSec).toLocaleString('en-US').padStart(7)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, server CPU ${result.serverCpuUsPerRequest} µs/req, other load ${result.interferenceCores} cores`,
+            `server: ${label} ${route} round ${round}.${i + 1}: ${Math.round(pair.raw.requestsPerSec).toLocaleString('en-US').padStart(7)} vs ${Math.round(pair.product.requestsPerSec).toLocaleString('en-US').padStart(7)} req/s (${(pair.product.requestsPerSec / pair.raw.requestsPerSec).toFixed(2)}×), p99 ${pair.raw.p99Ms} vs ${pair.product.p99Ms} ms, server CPU ${pair.raw.serverCpuUsPerRequest} vs ${pair.product.serverCpuUsPerRequest} µs/req, other load ${pair.interference} cores${noisy && attempt === 0 ? ': measuring again' : ''}`,
           );
+          // A pair disturbed by other processes is measured again, once.
+          if (!noisy || attempt > 0) {
+            into.push(pair);
+            break;
+          }
         }
-        pair.interference = Math.max(pair.raw.interferenceCores ?? 0, pair.product.interferenceCores ?? 0);
-        pairs.push(pair);
       }
-      const kept = [...pairs].sort((a, b) => a.interference - b.interference).slice(0, ROUNDS);
-      const noisy = kept.filter((p) => p.interference > MAX_INTERFERENCE).length;
-      const medians = {
-        rawRps: median(kept.map((p) => p.raw.requestsPerSec)),
-        productRps: median(kept.map((p) => p.product.requestsPerSec)),
-        rawP99Ms: median(kept.map((p) => p.raw.p99Ms)),
-        productP99Ms: median(kept.map((p) => p.product.p99Ms)),
-        rawP50Ms: median(kept.map((p) => p.raw.p50Ms)),
-        productP50Ms: median(kept.map((p) => p.product.p50Ms)),
-        pairedThroughputRatio: median(kept.map((p) => p.product.requestsPerSec / p.raw.requestsPerSec)),
-        pairedP99Ratio: median(kept.map((p) => p.product.p99Ms / p.raw.p99Ms)),
-        rawCpuUsPerRequest: median(kept.map((p) => p.raw.serverCpuUsPerRequest ?? Number.NaN)),
-        productCpuUsPerRequest: median(kept.map((p) => p.product.serverCpuUsPerRequest ?? Number.NaN)),
-      };
-      routes[route] = { pairs, kept: kept.map((p) => pairs.indexOf(p) + 1), medians };
+    };
+
+    /** Both loaded at once on the server core: b's req/s over a's. */
+    const measureShared = async (route: Route, a: Started, b: Started, label: string): Promise<number> => {
+      await waitForQuiet();
+      const [x, y] = await Promise.all([a, b].map((side) => wrk(`${side.url}/v1/widget/${route}`, scripts[route], DURATION_S)));
+      const ratio = y!.requestsPerSec / x!.requestsPerSec;
+      progress(`server: ${label} ${route}, both at once on core ${SERVER_CORE}: ${Math.round(x!.requestsPerSec).toLocaleString('en-US')} vs ${Math.round(y!.requestsPerSec).toLocaleString('en-US')} req/s (${ratio.toFixed(3)}×)`);
+      return ratio;
+    };
+
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Fresh processes every round; which one starts first alternates.
+      const order = round % 2 === 1 ? ['raw', 'product'] : ['product', 'raw'];
+      const servers: Record<string, Started> = {};
+      for (const side of order) servers[side] = side === 'raw' ? await start(rawCommand('raw-data'), 'raw.log') : await start(productCommand, 'product.log');
+      if (CONTROL) servers.control = await start(rawCommand('raw-control-data'), 'raw-control.log');
+      const raw = servers.raw!;
+      const product = servers.product!;
+      if (round === 1) await checkSameAnswers(raw.url, product.url, apiKey);
+      for (const route of ROUTES) {
+        for (const server of Object.values(servers)) await wrk(`${server.url}/v1/widget/${route}`, scripts[route], FIRST_CONTACT_S);
+        await measurePairs(round, route, raw, product, pairs[route], 'raw vs product');
+        sharedCore[route].push(await measureShared(route, raw, product, 'raw vs product'));
+        if (servers.control) {
+          await measurePairs(round, route, raw, servers.control, controlPairs[route], 'control raw vs raw');
+          controlShared[route].push(await measureShared(route, raw, servers.control, 'control raw vs raw'));
+        }
+      }
+      for (const server of Object.values(servers)) await stop(server);
+    }
+
+    const routes: ServerResults['routes'] = {};
+    const control: NonNullable<ServerResults['control']> = {};
+    const rows: Row[] = [];
+    for (const route of ROUTES) {
+      const medians = summarise(pairs[route]);
+      routes[route] = { pairs: pairs[route], medians };
+      const noisy = pairs[route].filter((p) => p.interference > MAX_INTERFERENCE).length;
+      const noise = noisy > 0 ? `; ${noisy} pairs had other processes using > ${MAX_INTERFERENCE} cores: treat with care` : '';
       // The headline is the median of per-pair ratios: the two halves of a pair run
-      // seconds apart, so a drift of this shared machine between pairs cancels out.
-      // The ratio of medians (the two sides' medians taken separately) is in the note.
+      // seconds apart, so a drift of this shared machine between pairs cancels out, and
+      // the pairs come from ROUNDS different process pairs.
       const throughputRatio = medians.pairedThroughputRatio;
       const p99Ratio = medians.pairedP99Ratio;
-      const noise = noisy > 0 ? `; ${noisy} of ${ROUNDS} kept pairs had other processes using > ${MAX_INTERFERENCE} cores: treat with care` : '';
       rows.push(
         { metric: `${route}: product req/s`, value: medians.productRps, unit: 'req/s', target: '', pass: null },
         { metric: `${route}: raw Bun.serve req/s`, value: medians.rawRps, unit: 'req/s', target: '', pass: null },
@@ -203,7 +279,7 @@ export async function run(): Promise<ServerResults> {
           unit: '×',
           target: `≥ ${TARGETS.throughputRatio}`,
           pass: throughputRatio >= TARGETS.throughputRatio,
-          note: `median of per-pair ratios over ${kept.length} of ${pairs.length} A/B pairs; ratio of medians ${(medians.productRps / medians.rawRps).toFixed(2)}${noise}`,
+          note: `median of ${pairs[route].length} per-pair ratios from ${ROUNDS} fresh process pairs (middle half ${medians.throughputRatioQ1.toFixed(2)}–${medians.throughputRatioQ3.toFixed(2)}; per process pair ${perRound(pairs[route])}); ratio of medians ${(medians.productRps / medians.rawRps).toFixed(2)}${noise}`,
         },
         {
           metric: `${route}: p99 product / raw`,
@@ -212,6 +288,14 @@ export async function run(): Promise<ServerResults> {
           target: `≤ ${TARGETS.p99Ratio}`,
           pass: p99Ratio <= TARGETS.p99Ratio,
           note: `median of per-pair ratios; p99 ${ms(medians.productP99Ms)} vs ${ms(medians.rawP99Ms)} (p50 ${ms(medians.productP50Ms)} vs ${ms(medians.rawP50Ms)}), ratio of medians ${(medians.productP99Ms / medians.rawP99Ms).toFixed(2)}`,
+        },
+        {
+          metric: `${route}: throughput product/raw, both at once`,
+          value: median(sharedCore[route]),
+          unit: '×',
+          target: '',
+          pass: null,
+          note: `median of ${sharedCore[route].length} rounds (${sharedCore[route].map((r) => r.toFixed(3)).join(', ')}): both servers loaded together on one core, so each gets the same share of the same machine`,
         },
         {
           // Less sensitive to other processes than req/s: what one request costs the server.
@@ -223,23 +307,34 @@ export async function run(): Promise<ServerResults> {
           note: `${medians.productCpuUsPerRequest.toFixed(1)} µs vs ${medians.rawCpuUsPerRequest.toFixed(1)} µs of server CPU (user + system, all threads) per request`,
         },
       );
+      if (CONTROL) {
+        const c = summarise(controlPairs[route]);
+        control[route] = { pairs: controlPairs[route], medians: c, sharedCore: controlShared[route] };
+        rows.push({
+          metric: `${route}: control raw/raw throughput`,
+          value: c.pairedThroughputRatio,
+          unit: '×',
+          target: '',
+          pass: null,
+          note: `the same schedule with two raw processes (the bench's own noise): middle half ${c.throughputRatioQ1.toFixed(2)}–${c.throughputRatioQ3.toFixed(2)}; per process pair ${perRound(controlPairs[route])}; p99 ratio ${c.pairedP99Ratio.toFixed(2)}; both at once ${controlShared[route].map((r) => r.toFixed(3)).join(', ')}`,
+        });
+      }
     }
 
-    // RSS after LOADS_FOR_RSS loads (the rounds above already made most of them).
-    const loadScript = join(work, 'load.lua');
+    // RSS of one product process after LOADS_FOR_RSS loads (the account's quota is far off).
+    const loadedServer = await start(productCommand, 'product-loaded.log');
     const loadRps = routes.load?.medians.productRps ?? 10_000;
-    let used: number = (await api(product.url, 'GET', '/v1/account', undefined, token)).usage.used;
-    for (let guard = 0; used < LOADS_FOR_RSS && guard < 5; guard++) {
-      const seconds = Math.max(1, Math.ceil(((LOADS_FOR_RSS - used) / loadRps) * 1.1));
-      progress(`server: ${used.toLocaleString('en-US')} loads so far; ${seconds} s more of loads`);
-      await wrk(`${product.url}/v1/widget/load`, loadScript, seconds);
-      used = (await api(product.url, 'GET', '/v1/account', undefined, token)).usage.used;
+    let loads = 0;
+    for (let guard = 0; loads < LOADS_FOR_RSS && guard < 5; guard++) {
+      const seconds = Math.max(1, Math.ceil(((LOADS_FOR_RSS - loads) / loadRps) * 1.1));
+      progress(`server: ${loads.toLocaleString('en-US')} loads so far; ${seconds} s more of loads`);
+      loads += (await wrk(`${loadedServer.url}/v1/widget/load`, scripts.load, seconds)).requests;
     }
     await sleep(1500); // one flush interval, then a quiet moment
-    const loaded = { loads: used, ...memoryOf(product.proc.pid) };
-    const loadedResult = { loads: loaded.loads, rssMb: loaded.rssMb, peakRssMb: loaded.peakMb };
-    progress(`server: after ${used.toLocaleString('en-US')} loads RSS ${loaded.rssMb.toFixed(1)} MB (peak ${loaded.peakMb.toFixed(1)} MB)`);
-    for (const stop of stops.splice(0).reverse()) await stop();
+    const memory = memoryOf(loadedServer.proc.pid);
+    const loaded = { loads, rssMb: memory.rssMb, peakRssMb: memory.peakMb };
+    progress(`server: after ${loads.toLocaleString('en-US')} loads RSS ${memory.rssMb.toFixed(1)} MB (peak ${memory.peakMb.toFixed(1)} MB)`);
+    await stop(loadedServer);
 
     // Cold start: an existing data dir (a restart), after one discarded run that creates
     // it and brings the executable into the page cache; servers are not pinned here.
@@ -256,7 +351,7 @@ export async function run(): Promise<ServerResults> {
     rows.push(
       { metric: 'cold start to first 200 /healthz', value: coldMs, unit: 'ms', target: `≤ ${TARGETS.coldStartMs} ms`, pass: coldMs <= TARGETS.coldStartMs, note: `median of ${COLD_RUNS}, existing data dir; on an empty data dir (migrations, secret) ${median(emptyDir).toFixed(0)} ms` },
       { metric: 'idle RSS after start', value: idleRss, unit: 'MB', target: `≤ ${TARGETS.idleRssMb} MB`, pass: idleRss <= TARGETS.idleRssMb },
-      { metric: `RSS after ${Math.round(loaded.loads / 1000)}k loads`, value: loaded.rssMb, unit: 'MB', target: `≤ ${TARGETS.loadedRssMb} MB`, pass: loaded.rssMb <= TARGETS.loadedRssMb, note: `peak (VmHWM) ${loaded.peakMb.toFixed(1)} MB` },
+      { metric: `RSS after ${Math.round(loaded.loads / 1000)}k loads`, value: loaded.rssMb, unit: 'MB', target: `≤ ${TARGETS.loadedRssMb} MB`, pass: loaded.rssMb <= TARGETS.loadedRssMb, note: `one process; peak (VmHWM) ${loaded.peakRssMb.toFixed(1)} MB` },
     );
 
     const results: ServerResults = {
@@ -265,19 +360,33 @@ export async function run(): Promise<ServerResults> {
       commit: gitCommit(),
       machine: { ...machineInfo(), ...{ wrk: wrkVersion(), taskset: hasTaskset } },
       rows,
-      config: { durationS: DURATION_S, warmupS: WARMUP_S, rounds: ROUNDS, extraRounds: EXTRA_ROUNDS, maxInterferenceCores: MAX_INTERFERENCE, connections: CONNECTIONS, threads: 1, coldRuns: COLD_RUNS, loadsForRss: LOADS_FOR_RSS, serverCore: SERVER_CORE, clientCore: CLIENT_CORE },
+      config: { rounds: ROUNDS, pairsPerRound: PAIRS, durationS: DURATION_S, warmupS: WARMUP_S, firstContactS: FIRST_CONTACT_S, control: CONTROL, maxInterferenceCores: MAX_INTERFERENCE, connections: CONNECTIONS, threads: 1, coldRuns: COLD_RUNS, loadsForRss: LOADS_FOR_RSS, serverCore: SERVER_CORE, clientCore: CLIENT_CORE },
       binary,
       routes,
+      sharedCore,
+      ...(CONTROL ? { control } : {}),
       coldStart: { runsMs: runs.map((r) => round2(r.ms)), firstStartOnEmptyDirMs: emptyDir.map(round2), idleRssMb: runs.map((r) => round2(r.idleRssMb)) },
-      loaded: loadedResult,
+      loaded,
     };
     const file = writeResults(process.env.BENCH_OUT ?? 'server', results);
     progress(`server: wrote ${file}`);
     return results;
   } finally {
-    for (const stop of stops.reverse()) await stop().catch(() => {});
+    for (const server of running) await server.stop().catch(() => {});
     killAll();
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Both servers must give the same answers, or the baseline is not doing the same job. */
+async function checkSameAnswers(rawUrl: string, productUrl: string, apiKey: string): Promise<void> {
+  for (const route of ROUTES) {
+    const [a, b] = await Promise.all([widgetCall(rawUrl, route, apiKey), widgetCall(productUrl, route, apiKey)]);
+    if (a.status !== 200 || b.status !== 200) throw new Error(`${route}: raw ${a.status}, product ${b.status}: ${JSON.stringify(b.json)}`);
+    const isJson = (type: string | null) => type?.split(';')[0]?.trim() === 'application/json';
+    if (!Bun.deepEquals(a.json, b.json, true) || a.cors !== b.cors || !isJson(a.type) || !isJson(b.type)) {
+      throw new Error(`${route}: the raw server answers differently from the product:\nraw ${JSON.stringify(a)}\nproduct ${JSON.stringify(b)}`);
+    }
   }
 }
 

@@ -10,6 +10,16 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** The q-quantile (0…1) by linear interpolation between the nearest ranks. */
+export function quantile(values: number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  const high = Math.ceil(at);
+  return (sorted[low] as number) + ((sorted[high] as number) - (sorted[low] as number)) * (at - low);
+}
+
 /** Median of the per-index differences a[i] − b[i] (paired samples). */
 export function pairedMedian(a: number[], b: number[]): number {
   return median(a.map((x, i) => x - (b[i] ?? Number.NaN)));

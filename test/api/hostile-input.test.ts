@@ -126,7 +126,12 @@ describe('sizes, routes and request ids', () => {
   test('every answer carries an X-Request-Id; a well-formed incoming one is kept', async () => {
     using app = testApp();
     const generated = await app.request('GET', '/healthz');
-    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
+    // Generated ids never repeat: each correlates one request's log line.
+    const ids = new Set<string | null>();
+    for (let i = 0; i < 50; i++) ids.add((await app.request('GET', '/healthz')).headers.get('x-request-id'));
+    expect(ids.size).toBe(50);
+    expect(ids.has(generated.headers.get('x-request-id'))).toBe(false);
     const kept = await app.request('GET', '/nope', { headers: { 'x-request-id': 'proxy-id-12345' } });
     expect(kept.headers.get('x-request-id')).toBe('proxy-id-12345');
     const refused = await app.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });

@@ -178,7 +178,7 @@ describe('verify and load over a real socket (served by Bun\'s router, not Elysi
 
       const invalid = await fetch(`${base}/v1/widget/load`, { method: 'POST', body: JSON.stringify({ apiKey, domain: ORIGIN, calcId: 5 }), headers: { 'content-type': 'application/json' } });
       expect(invalid.status).toBe(400);
-      expect(invalid.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(invalid.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
       expect(await invalid.json()).toEqual({
         error: { code: 'invalid_request', message: 'calcId: Expected string.', details: [{ field: 'calcId', message: 'Expected string' }] },
       });
