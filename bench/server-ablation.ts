@@ -22,6 +22,7 @@
  *   bun bench/server-ablation.ts [variant …]     (env: ROUTES=load,verify ROUNDS=3 SECS=3)
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { compileExecutable } from '../cli/build.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pinned, prepareBinary, SERVER_CORE, startListening } from './lib/processes.ts';
@@ -81,8 +82,8 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
 /** bench/raw-server.ts compiled the way cli/build.ts compiles the product. */
 function compiledRawServer(work: string): string {
   const out = join(work, 'raw-server');
-  const build = Bun.spawnSync([process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=esm', '--sourcemap=none', join(ROOT, 'bench', 'raw-server.ts'), '--outfile', out], { cwd: ROOT, stderr: 'pipe', stdout: 'pipe' });
-  if (build.exitCode !== 0) throw new Error(`could not compile the raw server:\n${build.stderr.toString()}`);
+  const build = compileExecutable(out, 'bench/raw-server.ts');
+  if (!build.ok) throw new Error(`could not compile the raw server:\n${build.output}`);
   return out;
 }
 

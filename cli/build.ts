@@ -8,12 +8,13 @@ import { dirname, join } from 'node:path';
 
 const ROOT = join(import.meta.dir, '..');
 
-export function compileExecutable(outfile: string): { ok: boolean; ms: number; output: string } {
+/** `entry` defaults to the product's (cli/bin.ts); benches compile their baselines the same way. */
+export function compileExecutable(outfile: string, entry = 'cli/bin.ts'): { ok: boolean; ms: number; output: string } {
   mkdirSync(dirname(outfile), { recursive: true });
   const started = performance.now();
   const proc = Bun.spawnSync(
     // --bytecode needs --format=esm with bin.ts's top-level await.
-    [process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=esm', '--sourcemap=none', 'cli/bin.ts', '--outfile', outfile],
+    [process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=esm', '--sourcemap=none', entry, '--outfile', outfile],
     { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' },
   );
   return { ok: proc.exitCode === 0, ms: Math.round(performance.now() - started), output: proc.stdout.toString() + proc.stderr.toString() };
