@@ -155,7 +155,7 @@ function logged(handler: (request: Request) => Promise<Response>): (request: Req
     const response = await handler(request);
     response.headers.set('x-request-id', id);
     const url = request.url;
-    logger.info('request', { requestId: id, method: request.method, path: url.slice(url.indexOf('/', url.indexOf('//') + 2)), status: response.status, ms: Math.round((performance.now() - startedAt) * 100) / 100 });
+    logger.requestLines(request.method, url.slice(url.indexOf('/', url.indexOf('//') + 2)))(id, response.status, Math.round((performance.now() - startedAt) * 100) / 100);
     return response;
   };
 }

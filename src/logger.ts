@@ -5,7 +5,16 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /**
+   * The writer of request lines (`msg: "request"`) for one method and path. Those two are
+   * serialised once and each line is one template: a line per request is the busiest log
+   * work, and building and serialising a fields object for it cost the widget routes 3–5%
+   * of their throughput. `requestId` must need no JSON escaping.
+   */
+  requestLines(method: string, path: string): RequestLineWriter;
 }
+
+export type RequestLineWriter = (requestId: string | undefined, status: number, ms: number | undefined) => void;
 
 export function createLogger(write: (line: string) => void = batchedWriter(), now: () => number = Date.now): Logger {
   // Busy servers write many lines within one millisecond: format its time once.
@@ -25,7 +34,14 @@ export function createLogger(write: (line: string) => void = batchedWriter(), no
     const rest = fields === undefined ? '{}' : JSON.stringify(fields);
     write(rest === '{}' ? `${head}}\n` : `${head},${rest.slice(1)}\n`);
   };
-  return { info: log('info'), warn: log('warn'), error: log('error') };
+  const requestLines = (method: string, path: string): RequestLineWriter => {
+    const route = `"method":${JSON.stringify(method)},"path":${JSON.stringify(path)}`;
+    return (requestId, status, ms) => {
+      const id = requestId === undefined ? '' : `,"requestId":"${requestId}"`;
+      write(`{"time":"${timeNow()}","level":"info","msg":"request"${id},${route},"status":${status}${ms === undefined ? '' : `,"ms":${ms}`}}\n`);
+    };
+  };
+  return { info: log('info'), warn: log('warn'), error: log('error'), requestLines };
 }
 
 /**
@@ -55,4 +71,4 @@ export function batchedWriter(out: (chunk: string) => void = (chunk) => process.
 }
 
 /** For tests and tools that must stay quiet. */
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+export const silentLogger: Logger = { info() {}, warn() {}, error() {}, requestLines: () => () => {} };

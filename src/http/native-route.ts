@@ -53,6 +53,7 @@ const WIDGET_BODY = { widget: true };
 function serveNative(route: NativeRoute, deps: { logger: Logger; requestLog: RequestLog }): NativeHandler {
   const { logger, requestLog } = deps;
   const schema = TypeCompiler.Compile(route.body);
+  const writeLog = requestLog.routeWriter('POST', route.path);
   return async (request) => {
     const startedAt = performance.now();
     const requestId = requestLog.idFor(request);
@@ -79,7 +80,7 @@ function serveNative(route: NativeRoute, deps: { logger: Logger; requestLog: Req
         text = JSON.stringify(internalFailure(logger, requestId, error));
       }
     }
-    requestLog.write(requestId, 'POST', route.path, status, requestLog.elapsed(startedAt));
+    writeLog(requestId, status, requestLog.elapsed(startedAt));
     const answerHeaders = { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'x-request-id': requestId };
     // Only some errors add headers (Retry-After): the common answer skips the copy.
     return new Response(text, { status, headers: headers === undefined ? answerHeaders : { ...answerHeaders, ...headers } });

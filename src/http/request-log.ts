@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger, RequestLineWriter } from '../logger.ts';
 import { pathOf } from './path.ts';
 
 interface RequestInfo {
@@ -19,6 +19,13 @@ const ID_PREFIX = `${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toSt
 let idCounter = 0;
 const nextId = (): string => ID_PREFIX + (++idCounter).toString(36);
 
+/**
+ * A request's line holds only method, path, status, time and id: never bodies, queries,
+ * headers or tokens. Paths are cut at 200 characters. Ids need no escaping (generated
+ * ones are hex and base36; incoming ones passed ACCEPTED_ID).
+ */
+const loggedPath = (path: string): string => (path.length > 200 ? `${path.slice(0, 200)}…` : path);
+
 export type RequestLog = ReturnType<typeof createRequestLog>;
 
 /**
@@ -26,7 +33,8 @@ export type RequestLog = ReturnType<typeof createRequestLog>;
  * `X-Request-Id` (a proxy's) or is generated; it is echoed on every answer.
  *
  * `start`/`markDone`/`finish` follow a request through Elysia's hooks (kept in a WeakMap);
- * the widget's native routes hold the id and clock themselves and call `idFor`/`write`.
+ * the widget's native routes hold the id and clock themselves and call `idFor` and a
+ * `routeWriter`.
  */
 export function createRequestLog(logger: Logger) {
   const info = new WeakMap<Request, RequestInfo>();
@@ -39,15 +47,11 @@ export function createRequestLog(logger: Logger) {
     return incoming && ACCEPTED_ID.test(incoming) ? incoming : nextId();
   }
 
-  /** Only method, path, status, time and id: never bodies, queries, headers or tokens. */
-  function write(requestId: string | undefined, method: string, path: string, status: number, ms: number | undefined): void {
-    logger.info('request', { requestId, method, path: path.length > 200 ? `${path.slice(0, 200)}…` : path, status, ms });
-  }
-
   return {
     idFor,
-    write,
     elapsed,
+    /** The log line writer of one fixed route (the widget's native routes). */
+    routeWriter: (method: string, path: string): RequestLineWriter => logger.requestLines(method, loggedPath(path)),
     start(request: Request): string {
       const id = idFor(request);
       info.set(request, { id, startedAt: performance.now() });
@@ -63,7 +67,7 @@ export function createRequestLog(logger: Logger) {
     },
     finish(request: Request, status: number): void {
       const found = info.get(request);
-      write(found?.id, request.method, pathOf(request.url), status, found ? (found.ms ?? elapsed(found.startedAt)) : undefined);
+      logger.requestLines(request.method, loggedPath(pathOf(request.url)))(found?.id, status, found ? (found.ms ?? elapsed(found.startedAt)) : undefined);
     },
   };
 }

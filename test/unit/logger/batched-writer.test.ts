@@ -42,6 +42,21 @@ describe('batched log writer', () => {
     ]);
   });
 
+  test('request lines are one JSON object each, with the fields they are given and a path that needs escaping', () => {
+    const lines: string[] = [];
+    const logger = createLogger((line) => lines.push(line), () => Date.parse('2026-11-01T10:00:00.000Z'));
+    const widget = logger.requestLines('POST', '/v1/widget/load');
+    widget('3f9c0a5e7b21-1k2', 200, 0.12);
+    widget('3f9c0a5e7b21-1k3', 429, 1.5);
+    logger.requestLines('GET', '/v1/domains/"quoted"\\\n')(undefined, 404, undefined);
+    expect(lines.every((line) => line.endsWith('}\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { time: '2026-11-01T10:00:00.000Z', level: 'info', msg: 'request', requestId: '3f9c0a5e7b21-1k2', method: 'POST', path: '/v1/widget/load', status: 200, ms: 0.12 },
+      { time: '2026-11-01T10:00:00.000Z', level: 'info', msg: 'request', requestId: '3f9c0a5e7b21-1k3', method: 'POST', path: '/v1/widget/load', status: 429, ms: 1.5 },
+      { time: '2026-11-01T10:00:00.000Z', level: 'info', msg: 'request', method: 'GET', path: '/v1/domains/"quoted"\\\n', status: 404 },
+    ]);
+  });
+
   // What is pending when the process ends must reach stderr: after a natural end, an
   // explicit exit and an uncaught error.
   for (const ending of ['end', 'exit', 'throw'] as const) {
