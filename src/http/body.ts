@@ -25,6 +25,14 @@ export interface BodyRules {
    * one is refused as invalid UTF-8 (what a bad byte decodes to) instead of decoding twice.
    */
   widget: boolean;
+  /**
+   * The route checks a flat schema (string fields only) with a compiled check that never
+   * descends into a field's value and ignores unknown fields, as the widget's native routes
+   * do: then depth is harmless (JSON.parse handles any depth a 64 KiB body can hold) and
+   * the depth scan is skipped. Elysia's validators and normalisers walk whatever they get,
+   * so its routes keep the limit.
+   */
+  flatSchema?: boolean;
 }
 
 /** Reads and parses a JSON body with a hard byte cap (chunked bodies declare no size). */
@@ -56,7 +64,7 @@ export function parseJsonText(text: string, contentType: string, rules: BodyRule
   if (type !== 'application/json' && !(rules.widget && type === 'text/plain')) {
     throw invalidRequest(`Send the body as JSON with Content-Type: application/json${rules.widget ? ' (or text/plain)' : ''}.`);
   }
-  if (mayNestDeeperThan(text, MAX_DEPTH) && nestingExceeds(text, MAX_DEPTH)) throw invalidRequest(`The request body nests deeper than ${MAX_DEPTH} levels.`);
+  if (!rules.flatSchema && mayNestDeeperThan(text, MAX_DEPTH) && nestingExceeds(text, MAX_DEPTH)) throw invalidRequest(`The request body nests deeper than ${MAX_DEPTH} levels.`);
   try {
     return JSON.parse(text);
   } catch {
@@ -64,7 +72,7 @@ export function parseJsonText(text: string, contentType: string, rules: BodyRule
   }
 }
 
-/** No route takes bodies this deep; deeper ones would exhaust the validator's stack. */
+/** No route takes bodies this deep; deeper ones would exhaust a validator's stack. */
 const MAX_DEPTH = 32;
 
 /**

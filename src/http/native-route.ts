@@ -48,7 +48,8 @@ export function nativeRoutes(list: NativeRoute[], deps: { logger: Logger; reques
   };
 }
 
-const WIDGET_BODY = { widget: true };
+// The widget's body schema is flat (three strings): see BodyRules.flatSchema.
+const WIDGET_BODY = { widget: true, flatSchema: true };
 
 function serveNative(route: NativeRoute, deps: { logger: Logger; requestLog: RequestLog }): NativeHandler {
   const { logger, requestLog } = deps;

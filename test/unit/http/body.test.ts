@@ -4,6 +4,7 @@ import { AppError } from '../../../src/errors.ts';
 
 const WIDGET = { widget: true };
 const OWNER = { widget: false };
+const NATIVE_WIDGET = { widget: true, flatSchema: true };
 
 function refusal(run: () => unknown): string {
   try {
@@ -22,6 +23,11 @@ describe('parseJsonText', () => {
     expect(parseJsonText(nested(32), 'application/json', OWNER)).toBeArray();
     expect(refusal(() => parseJsonText(nested(33), 'application/json', OWNER))).toBe('400 The request body nests deeper than 32 levels.');
     expect(refusal(() => parseJsonText(`{"a":${'{"b":'.repeat(40)}1${'}'.repeat(40)}}`, 'application/json', WIDGET))).toBe('400 The request body nests deeper than 32 levels.');
+  });
+
+  test('a route with a flat schema takes any depth JSON.parse reads (its check never descends)', () => {
+    expect(parseJsonText(nested(5000), 'application/json', NATIVE_WIDGET)).toBeArray();
+    expect(refusal(() => parseJsonText(nested(5000).slice(1), 'application/json', NATIVE_WIDGET))).toBe('400 The request body is not valid JSON.');
   });
 
   test('brackets inside strings do not count as nesting', () => {
