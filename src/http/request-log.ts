@@ -7,6 +7,10 @@ interface RequestInfo {
   ms?: number;
 }
 
+/**
+ * Incoming ids that are kept (a proxy's). Their characters, like those of generated ids,
+ * need no escaping in a log line (`Logger.requestLines` writes ids as they are).
+ */
 const ACCEPTED_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
 /**
@@ -21,8 +25,7 @@ const nextId = (): string => ID_PREFIX + (++idCounter).toString(36);
 
 /**
  * A request's line holds only method, path, status, time and id: never bodies, queries,
- * headers or tokens. Paths are cut at 200 characters. Ids need no escaping (generated
- * ones are hex and base36; incoming ones passed ACCEPTED_ID).
+ * headers or tokens. Paths are cut at 200 characters.
  */
 const loggedPath = (path: string): string => (path.length > 200 ? `${path.slice(0, 200)}…` : path);
 
