@@ -22,10 +22,11 @@
  *
  * Runs on its own (`bun bench/server.ts`) or from `bench/run.ts`. Writes
  * bench/results/server.json. Tunables (env): BENCH_ROUNDS (fresh process pairs, default
- * 6), BENCH_PAIRS (A/B pairs per route and round, default 2), BENCH_SHARED_RUNS (both-at-once
- * runs per route and round, default 3), BENCH_DURATION (s, default 3), BENCH_WARMUP (s, default 0.5), BENCH_CONTROL (1: A/A control), BENCH_COLD_RUNS
- * (default 15), BENCH_LOADS (default 200000), CALC_BENCH_BIN (use this executable instead
- * of building the current tree), BENCH_OUT (results file name, default server).
+ * 6), BENCH_PAIRS (A/B pairs per route and round, default 2), BENCH_SHARED_RUNS
+ * (both-at-once runs per route and round, default 3), BENCH_DURATION (s, default 3),
+ * BENCH_WARMUP (s, default 0.5), BENCH_CONTROL (1: A/A control), BENCH_COLD_RUNS (default
+ * 15), BENCH_LOADS (default 200000), CALC_BENCH_BIN (use this executable instead of
+ * building the current tree), BENCH_OUT (results file name, default server).
  */
 import { Database } from 'bun:sqlite';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
