@@ -16,7 +16,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareBinary, startListening, type Binary } from './lib/processes.ts';
 import { round2 } from './lib/sampling.ts';
-import { gitCommit, machineInfo, median, printTable, progress, writeResults, type BenchResults, type Row } from './lib/report.ts';
+import {
+  gitCommit,
+  machineInfo,
+  median,
+  printTable,
+  progress,
+  writeResults,
+  type BenchResults,
+  type Row,
+} from './lib/report.ts';
 
 const RUNS = Math.max(20, Number(process.env.BENCH_CLI_RUNS ?? 25));
 const WARMUP = 3;
@@ -36,7 +45,13 @@ export async function run(): Promise<CliResults> {
     const server = await startListening([binary.path, 'serve', '--port', '0', '--data', join(work, 'data')]);
     stopServer = server.stop;
     const token = await signUp(server.url);
-    const env = { ...process.env, CALC_API_URL: server.url, CALC_TOKEN: token, CALC_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' };
+    const env = {
+      ...process.env,
+      CALC_API_URL: server.url,
+      CALC_TOKEN: token,
+      CALC_CONFIG_DIR: join(work, 'config'),
+      NO_COLOR: '1',
+    };
 
     const cases: Record<string, string[]> = { 'calc --help': ['--help'], 'calc domains --json': ['domains', '--json'] };
     const runsMs: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
@@ -49,10 +64,31 @@ export async function run(): Promise<CliResults> {
     const rows: Row[] = [];
     for (const [name, runs] of Object.entries(runsMs)) {
       const value = round2(median(runs));
-      rows.push({ metric: `${name}: median of ${runs.length}`, value, unit: 'ms', target: `≤ ${TARGET_MS} ms`, pass: value <= TARGET_MS });
-      rows.push({ metric: `${name}: min / p90`, value: round2(Math.min(...runs)), unit: 'ms', target: '', pass: null, note: `p90 ${round2(percentile(runs, 0.9))} ms` });
+      rows.push({
+        metric: `${name}: median of ${runs.length}`,
+        value,
+        unit: 'ms',
+        target: `≤ ${TARGET_MS} ms`,
+        pass: value <= TARGET_MS,
+      });
+      rows.push({
+        metric: `${name}: min / p90`,
+        value: round2(Math.min(...runs)),
+        unit: 'ms',
+        target: '',
+        pass: null,
+        note: `p90 ${round2(percentile(runs, 0.9))} ms`,
+      });
     }
-    const results: CliResults = { bench: 'cli', timestamp: new Date().toISOString(), commit: gitCommit(), machine: machineInfo(), rows, binary, runsMs };
+    const results: CliResults = {
+      bench: 'cli',
+      timestamp: new Date().toISOString(),
+      commit: gitCommit(),
+      machine: machineInfo(),
+      rows,
+      binary,
+      runsMs,
+    };
     writeResults('cli', results);
     return results;
   } finally {
@@ -67,7 +103,8 @@ async function timeOnce(bin: string, args: string[], env: Record<string, string 
   const proc = Bun.spawn([bin, ...args], { env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
   const [stdout, exitCode] = await Promise.all([new Response(proc.stdout).arrayBuffer(), proc.exited]);
   const elapsed = performance.now() - started;
-  if (exitCode !== 0) throw new Error(`${args.join(' ')} exited ${exitCode}: ${await new Response(proc.stderr).text()}`);
+  if (exitCode !== 0)
+    throw new Error(`${args.join(' ')} exited ${exitCode}: ${await new Response(proc.stderr).text()}`);
   if (stdout.byteLength === 0) throw new Error(`${args.join(' ')} printed nothing`);
   return elapsed;
 }
@@ -80,7 +117,11 @@ async function signUp(url: string): Promise<string> {
   });
   if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${await response.text()}`);
   const { token } = (await response.json()) as { token: string };
-  await fetch(`${url}/v1/domains`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ domain: 'https://shop.example' }) });
+  await fetch(`${url}/v1/domains`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ domain: 'https://shop.example' }),
+  });
   return token;
 }
 

@@ -105,7 +105,8 @@ function fail(error: unknown): Response {
 
 async function readBody(request: Request): Promise<{ apiKey: string; domain: string; calcId: string }> {
   const length = request.headers.get('content-length');
-  if (length !== null && Number(length) > MAX_BODY_BYTES) throw new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
+  if (length !== null && Number(length) > MAX_BODY_BYTES)
+    throw new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
   let body: unknown;
   try {
     body = JSON.parse(await request.text());
@@ -123,7 +124,7 @@ async function readBody(request: Request): Promise<{ apiKey: string; domain: str
 async function authorise(request: Request, count: boolean) {
   const body = await readBody(request);
   const { origin, wildcard } = normaliseOrigin(body.domain);
-  if (wildcard) throw invalidRequest('domain must be the page\'s own origin, not a wildcard.');
+  if (wildcard) throw invalidRequest("domain must be the page's own origin, not a wildcard.");
   const account = body.apiKey.startsWith('pk_') ? accountByKey.get({ apiKey: body.apiKey }) : null;
   if (!account) throw new AppError('invalid_api_key', 'The API key is not valid.');
   checkOriginHeader(origin, request.headers.get('origin'));
@@ -136,7 +137,8 @@ async function authorise(request: Request, count: boolean) {
     }
     if (found === 'pending') status = 'pending';
   }
-  if (status === 'pending') throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
+  if (status === 'pending')
+    throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
   if (status === 'none') throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
   const calculator = getCalculator(body.calcId);
   if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${body.calcId}".`);
@@ -155,7 +157,11 @@ function logged(handler: (request: Request) => Promise<Response>): (request: Req
     const response = await handler(request);
     response.headers.set('x-request-id', id);
     const url = request.url;
-    logger.requestLines(request.method, url.slice(url.indexOf('/', url.indexOf('//') + 2)))(id, response.status, Math.round((performance.now() - startedAt) * 100) / 100);
+    logger.requestLines(request.method, url.slice(url.indexOf('/', url.indexOf('//') + 2)))(
+      id,
+      response.status,
+      Math.round((performance.now() - startedAt) * 100) / 100,
+    );
     return response;
   };
 }

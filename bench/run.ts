@@ -43,14 +43,21 @@ for (const name of MODULES) {
     const failed = Array.isArray(rows) ? rows.filter((row) => row.pass === false).length : 0;
     summary.push({ name, status: 'ok', seconds: (performance.now() - t0) / 1000, failed });
   } catch (error) {
-    console.error(`\n== ${name} == CRASHED\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    console.error(
+      `\n== ${name} == CRASHED\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     summary.push({ name, status: 'crashed', seconds: (performance.now() - t0) / 1000, failed: 0 });
   }
 }
 
 console.log('\n== summary ==');
 for (const s of summary) {
-  const detail = s.status === 'ok' ? `${s.seconds.toFixed(0)} s, ${s.failed === 0 ? 'all targets met' : `${s.failed} target(s) missed`}` : s.status === 'missing' ? 'not present, skipped' : `crashed after ${s.seconds.toFixed(0)} s`;
+  const detail =
+    s.status === 'ok'
+      ? `${s.seconds.toFixed(0)} s, ${s.failed === 0 ? 'all targets met' : `${s.failed} target(s) missed`}`
+      : s.status === 'missing'
+        ? 'not present, skipped'
+        : `crashed after ${s.seconds.toFixed(0)} s`;
   console.log(`${s.name.padEnd(8)} ${s.status.padEnd(8)} ${detail}`);
 }
 console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s; results in bench/results/`);

@@ -62,15 +62,34 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
   let port: number | undefined;
   let flush: () => void;
   if (variant === 'app') {
-    const built = createApp({ config, database, jwtSecret: 'ablation-secret-that-is-long-enough-0123456789', headerKey: crypto.getRandomValues(new Uint8Array(32)), logger });
+    const built = createApp({
+      config,
+      database,
+      jwtSecret: 'ablation-secret-that-is-long-enough-0123456789',
+      headerKey: crypto.getRandomValues(new Uint8Array(32)),
+      logger,
+    });
     built.app.listen({ hostname: '127.0.0.1', port: 0, maxRequestBodySize: 1024 * 1024 });
     port = built.app.server?.port;
     flush = built.flush;
   } else {
     const usage = createUsageCounter(createUsageStore(database.db));
-    const deps = { accounts: createAccountsStore(database.db), domains: createDomainsStore(database.db), usage, quotas: config.quotas, now: () => new Date(), prefill: () => ({}) };
+    const deps = {
+      accounts: createAccountsStore(database.db),
+      domains: createDomainsStore(database.db),
+      usage,
+      quotas: config.quotas,
+      now: () => new Date(),
+      prefill: () => ({}),
+    };
     const native = nativeRoutes(widgetRoutes(deps), { logger, requestLog: createRequestLog(logger) });
-    const server = Bun.serve({ hostname: '127.0.0.1', port: 0, maxRequestBodySize: 1024 * 1024, routes: native.routes, fetch: () => new Response(null, { status: 404 }) });
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      maxRequestBodySize: 1024 * 1024,
+      routes: native.routes,
+      fetch: () => new Response(null, { status: 404 }),
+    });
     port = server.port;
     flush = () => usage.flush();
   }
@@ -89,7 +108,8 @@ function compiledRawServer(work: string): string {
 
 async function main(): Promise<void> {
   const wanted = (process.argv.slice(2).length > 0 ? process.argv.slice(2) : [...VARIANTS]) as Variant[];
-  for (const v of wanted) if (!VARIANTS.includes(v)) throw new Error(`unknown variant ${v}; known: ${VARIANTS.join(', ')}`);
+  for (const v of wanted)
+    if (!VARIANTS.includes(v)) throw new Error(`unknown variant ${v}; known: ${VARIANTS.join(', ')}`);
   const routes = (process.env.ROUTES ?? 'load,verify').split(',') as ('load' | 'verify')[];
   const rounds = Number(process.env.ROUNDS ?? 3);
   const secs = Number(process.env.SECS ?? 3);
@@ -103,7 +123,14 @@ async function main(): Promise<void> {
     const { createDomainsStore } = await import('../src/db/domains-store.ts');
     const db = openDatabase(template);
     const now = new Date().toISOString();
-    createAccountsStore(db.db).insert({ id: 'acct_ablation', email: 'ablation@example.com', passwordHash: 'x', plan: 'free', apiKey: API_KEY, createdAt: now });
+    createAccountsStore(db.db).insert({
+      id: 'acct_ablation',
+      email: 'ablation@example.com',
+      passwordHash: 'x',
+      plan: 'free',
+      apiKey: API_KEY,
+      createdAt: now,
+    });
     createDomainsStore(db.db).insert({ accountId: 'acct_ablation', origin: ORIGIN, status: 'active', createdAt: now });
     db.sqlite.run('PRAGMA wal_checkpoint(TRUNCATE)');
     db.close();
@@ -113,14 +140,17 @@ async function main(): Promise<void> {
       const dir = join(work, variant.replace(/\W/g, '_'));
       mkdirSync(dir, { recursive: true });
       copyFileSync(join(template, 'calc.db'), join(dir, 'calc.db'));
-      const command = variant === 'raw-exe'
-        ? [compiledRawServer(work), dir]
-        : variant.startsWith('raw')
-        ? [process.execPath, join(ROOT, 'bench', 'raw-server.ts'), dir, ...(variant === 'raw+log' ? ['--log'] : [])]
-        : variant === 'exe'
-          ? [prepareBinary(work).path, 'serve', '--port', '0', '--data', dir, '--quota-free', '100000000']
-          : [process.execPath, import.meta.path, '--serve', variant, dir];
-      const started = await startListening(pinned(SERVER_CORE, command), { stderrFile: join(work, `${variant.replace(/\W/g, '_')}.log`) });
+      const command =
+        variant === 'raw-exe'
+          ? [compiledRawServer(work), dir]
+          : variant.startsWith('raw')
+            ? [process.execPath, join(ROOT, 'bench', 'raw-server.ts'), dir, ...(variant === 'raw+log' ? ['--log'] : [])]
+            : variant === 'exe'
+              ? [prepareBinary(work).path, 'serve', '--port', '0', '--data', dir, '--quota-free', '100000000']
+              : [process.execPath, import.meta.path, '--serve', variant, dir];
+      const started = await startListening(pinned(SERVER_CORE, command), {
+        stderrFile: join(work, `${variant.replace(/\W/g, '_')}.log`),
+      });
       servers.push({ variant, url: started.url, pid: started.proc.pid, stop: started.stop });
       for (const route of routes) await wrk(`${started.url}/v1/widget/${route}`, script, 2);
     }
@@ -132,15 +162,30 @@ async function main(): Promise<void> {
         for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
           await waitForQuiet(15_000, 0.15);
           await wrk(`${server.url}/v1/widget/${route}`, script, 1);
-          const result = await wrk(`${server.url}/v1/widget/${route}`, script, secs, { serverPid: server.pid, countIrq: true, roundCpu: round1 });
+          const result = await wrk(`${server.url}/v1/widget/${route}`, script, secs, {
+            serverPid: server.pid,
+            countIrq: true,
+            roundCpu: round1,
+          });
           const key = `${route} ${server.variant}`;
-          samples.set(key, [...(samples.get(key) ?? []), { cpu: result.serverCpuUsPerRequest ?? Number.NaN, rps: result.requestsPerSec, interference: result.interferenceCores ?? 0 }]);
-          progress(`ablation: ${key}: ${Math.round(result.requestsPerSec)} req/s, ${result.serverCpuUsPerRequest} µs CPU/req, other load ${result.interferenceCores} cores`);
+          samples.set(key, [
+            ...(samples.get(key) ?? []),
+            {
+              cpu: result.serverCpuUsPerRequest ?? Number.NaN,
+              rps: result.requestsPerSec,
+              interference: result.interferenceCores ?? 0,
+            },
+          ]);
+          progress(
+            `ablation: ${key}: ${Math.round(result.requestsPerSec)} req/s, ${result.serverCpuUsPerRequest} µs CPU/req, other load ${result.interferenceCores} cores`,
+          );
         }
       }
     }
 
-    console.log('\nroute   variant        CPU µs/req  vs raw   req/s    vs raw   (medians; samples with other load > 0.25 cores left out)');
+    console.log(
+      '\nroute   variant        CPU µs/req  vs raw   req/s    vs raw   (medians; samples with other load > 0.25 cores left out)',
+    );
     for (const route of routes) {
       const clean = (key: string) => {
         const all = samples.get(key) ?? [];

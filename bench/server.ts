@@ -33,9 +33,28 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, ORIGIN, widgetBody, widgetCall } from './lib/api.ts';
-import { CLIENT_CORE, hasTaskset, killAll, pinned, prepareBinary, SERVER_CORE, startListening, type Binary, type Started } from './lib/processes.ts';
+import {
+  CLIENT_CORE,
+  hasTaskset,
+  killAll,
+  pinned,
+  prepareBinary,
+  SERVER_CORE,
+  startListening,
+  type Binary,
+  type Started,
+} from './lib/processes.ts';
 import { memoryOf, waitForQuiet as waitForQuietMachine } from './lib/proc-stats.ts';
-import { gitCommit, machineInfo, printTable, progress, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
+import {
+  gitCommit,
+  machineInfo,
+  printTable,
+  progress,
+  ROOT,
+  writeResults,
+  type BenchResults,
+  type Row,
+} from './lib/report.ts';
 import { MAX_INTERFERENCE, median, quantile, round1, round2, sleep } from './lib/sampling.ts';
 import { CONNECTIONS, wrk as runWrk, wrkScript, wrkVersion, type WrkResult } from './lib/wrk.ts';
 
@@ -126,7 +145,11 @@ function summarise(pairs: Pair[]) {
 /** Per-round medians of the throughput ratio: how much one process pair differs from another. */
 function perRound(pairs: Pair[]): string {
   const rounds = [...new Set(pairs.map((p) => p.round))];
-  return rounds.map((r) => median(pairs.filter((p) => p.round === r).map((p) => p.product.requestsPerSec / p.raw.requestsPerSec)).toFixed(2)).join(', ');
+  return rounds
+    .map((r) =>
+      median(pairs.filter((p) => p.round === r).map((p) => p.product.requestsPerSec / p.raw.requestsPerSec)).toFixed(2),
+    )
+    .join(', ');
 }
 
 // ── cold start ───────────────────────────────────────────────────────────────
@@ -174,14 +197,19 @@ export async function run(): Promise<ServerResults> {
   };
   try {
     const binary = prepareBinary(work);
-    progress(`server: executable ${binary.path} (${binary.note}); taskset ${hasTaskset ? `server core ${SERVER_CORE}, wrk core ${CLIENT_CORE}` : 'absent: unpinned'}`);
+    progress(
+      `server: executable ${binary.path} (${binary.note}); taskset ${hasTaskset ? `server core ${SERVER_CORE}, wrk core ${CLIENT_CORE}` : 'absent: unpinned'}`,
+    );
 
     // The product's data: an account with its origin, made through the API. Its quota
     // (given on every start) is one that the loads of this bench never reach.
     const productDir = join(work, 'product-data');
     const productCommand = [binary.path, 'serve', '--port', '0', '--data', productDir, '--quota-free', String(QUOTA)];
     const setup = await start(productCommand, 'product-setup.log');
-    const signup = await api(setup.url, 'POST', '/v1/auth/signup', { email: 'bench@example.com', password: 'bench-password-123' });
+    const signup = await api(setup.url, 'POST', '/v1/auth/signup', {
+      email: 'bench@example.com',
+      password: 'bench-password-123',
+    });
     const apiKey: string = signup.account.apiKey;
     await api(setup.url, 'POST', '/v1/domains', { domain: ORIGIN }, signup.token);
     await stop(setup);
@@ -194,10 +222,19 @@ export async function run(): Promise<ServerResults> {
       source.run(`VACUUM INTO '${join(work, dir, 'calc.db').replaceAll("'", "''")}'`);
       source.close();
     }
-    const rawCommand = (dir: string) => [process.execPath, join(ROOT, 'bench', 'raw-server.ts'), join(work, dir), '--quota', String(QUOTA)];
+    const rawCommand = (dir: string) => [
+      process.execPath,
+      join(ROOT, 'bench', 'raw-server.ts'),
+      join(work, dir),
+      '--quota',
+      String(QUOTA),
+    ];
 
     const body = widgetBody(apiKey);
-    const scripts = Object.fromEntries(ROUTES.map((route) => [route, wrkScript(work, route, body)])) as Record<Route, string>;
+    const scripts = Object.fromEntries(ROUTES.map((route) => [route, wrkScript(work, route, body)])) as Record<
+      Route,
+      string
+    >;
     const pairs = Object.fromEntries(ROUTES.map((route) => [route, [] as Pair[]])) as Record<Route, Pair[]>;
     const sharedCore = Object.fromEntries(ROUTES.map((route) => [route, [] as number[]])) as Record<Route, number[]>;
     const controlShared = Object.fromEntries(ROUTES.map((route) => [route, [] as number[]])) as Record<Route, number[]>;
@@ -209,7 +246,8 @@ export async function run(): Promise<ServerResults> {
       for (let i = 0; i < PAIRS; i++) {
         for (let attempt = 0; ; attempt++) {
           const waited = await waitForQuiet();
-          if (waited > 1000) progress(`server: waited ${(waited / 1000).toFixed(1)} s for other processes to quiet down`);
+          if (waited > 1000)
+            progress(`server: waited ${(waited / 1000).toFixed(1)} s for other processes to quiet down`);
           const results = new Map<Started, WrkResult>();
           for (const side of (round + i) % 2 === 0 ? [a, b] : [b, a]) {
             await wrk(url(side), scripts[route], WARMUP_S);
@@ -233,9 +271,13 @@ export async function run(): Promise<ServerResults> {
     /** Both loaded at once on the server core: b's req/s over a's. */
     const measureShared = async (route: Route, a: Started, b: Started, label: string): Promise<number> => {
       await waitForQuiet();
-      const [x, y] = await Promise.all([a, b].map((side) => wrk(`${side.url}/v1/widget/${route}`, scripts[route], DURATION_S)));
+      const [x, y] = await Promise.all(
+        [a, b].map((side) => wrk(`${side.url}/v1/widget/${route}`, scripts[route], DURATION_S)),
+      );
       const ratio = y!.requestsPerSec / x!.requestsPerSec;
-      progress(`server: ${label} ${route}, both at once on core ${SERVER_CORE}: ${Math.round(x!.requestsPerSec).toLocaleString('en-US')} vs ${Math.round(y!.requestsPerSec).toLocaleString('en-US')} req/s (${ratio.toFixed(3)}×)`);
+      progress(
+        `server: ${label} ${route}, both at once on core ${SERVER_CORE}: ${Math.round(x!.requestsPerSec).toLocaleString('en-US')} vs ${Math.round(y!.requestsPerSec).toLocaleString('en-US')} req/s (${ratio.toFixed(3)}×)`,
+      );
       return ratio;
     };
 
@@ -243,18 +285,23 @@ export async function run(): Promise<ServerResults> {
       // Fresh processes every round; which one starts first alternates.
       const order = round % 2 === 1 ? ['raw', 'product'] : ['product', 'raw'];
       const servers: Record<string, Started> = {};
-      for (const side of order) servers[side] = side === 'raw' ? await start(rawCommand('raw-data'), 'raw.log') : await start(productCommand, 'product.log');
+      for (const side of order)
+        servers[side] =
+          side === 'raw' ? await start(rawCommand('raw-data'), 'raw.log') : await start(productCommand, 'product.log');
       if (CONTROL) servers.control = await start(rawCommand('raw-control-data'), 'raw-control.log');
       const raw = servers.raw!;
       const product = servers.product!;
       if (round === 1) await checkSameAnswers(raw.url, product.url, apiKey);
       for (const route of ROUTES) {
-        for (const server of Object.values(servers)) await wrk(`${server.url}/v1/widget/${route}`, scripts[route], FIRST_CONTACT_S);
+        for (const server of Object.values(servers))
+          await wrk(`${server.url}/v1/widget/${route}`, scripts[route], FIRST_CONTACT_S);
         await measurePairs(round, route, raw, product, pairs[route], 'raw vs product');
-        for (let i = 0; i < SHARED_RUNS; i++) sharedCore[route].push(await measureShared(route, raw, product, 'raw vs product'));
+        for (let i = 0; i < SHARED_RUNS; i++)
+          sharedCore[route].push(await measureShared(route, raw, product, 'raw vs product'));
         if (servers.control) {
           await measurePairs(round, route, raw, servers.control, controlPairs[route], 'control raw vs raw');
-          for (let i = 0; i < SHARED_RUNS; i++) controlShared[route].push(await measureShared(route, raw, servers.control, 'control raw vs raw'));
+          for (let i = 0; i < SHARED_RUNS; i++)
+            controlShared[route].push(await measureShared(route, raw, servers.control, 'control raw vs raw'));
         }
       }
       for (const server of Object.values(servers)) await stop(server);
@@ -267,13 +314,23 @@ export async function run(): Promise<ServerResults> {
       const medians = summarise(pairs[route]);
       routes[route] = { pairs: pairs[route], medians };
       const noisy = pairs[route].filter((p) => p.interference > MAX_INTERFERENCE).length;
-      const noise = noisy > 0 ? `; ${noisy} pairs had other processes using > ${MAX_INTERFERENCE} cores: treat with care` : '';
+      const noise =
+        noisy > 0 ? `; ${noisy} pairs had other processes using > ${MAX_INTERFERENCE} cores: treat with care` : '';
       const shared = sharedCore[route];
       const throughputRatio = median(shared);
       const p99Ratio = medians.pairedP99Ratio;
-      const controlNote = CONTROL ? `; raw against raw the same way: ${median(controlShared[route]).toFixed(3)}× (${range(controlShared[route])})` : '';
+      const controlNote = CONTROL
+        ? `; raw against raw the same way: ${median(controlShared[route]).toFixed(3)}× (${range(controlShared[route])})`
+        : '';
       rows.push(
-        { metric: `${route}: product req/s`, value: medians.productRps, unit: 'req/s', target: '', pass: null, note: 'alone on the core: median of the A/B pairs' },
+        {
+          metric: `${route}: product req/s`,
+          value: medians.productRps,
+          unit: 'req/s',
+          target: '',
+          pass: null,
+          note: 'alone on the core: median of the A/B pairs',
+        },
         { metric: `${route}: raw Bun.serve req/s`, value: medians.rawRps, unit: 'req/s', target: '', pass: null },
         {
           metric: `${route}: throughput product/raw`,
@@ -345,7 +402,9 @@ export async function run(): Promise<ServerResults> {
     await sleep(1500); // one flush interval, then a quiet moment
     const memory = memoryOf(loadedServer.proc.pid);
     const loaded = { loads, rssMb: memory.rssMb, peakRssMb: memory.peakMb };
-    progress(`server: after ${loads.toLocaleString('en-US')} loads RSS ${memory.rssMb.toFixed(1)} MB (peak ${memory.peakMb.toFixed(1)} MB)`);
+    progress(
+      `server: after ${loads.toLocaleString('en-US')} loads RSS ${memory.rssMb.toFixed(1)} MB (peak ${memory.peakMb.toFixed(1)} MB)`,
+    );
     await stop(loadedServer);
 
     // Cold start: an existing data dir (a restart), after one discarded run that creates
@@ -358,12 +417,34 @@ export async function run(): Promise<ServerResults> {
     for (let i = 0; i < 3; i++) emptyDir.push((await coldStart(binary.path, join(work, `empty-${i}`), 0)).ms);
     const coldMs = median(runs.map((r) => r.ms));
     const idleRss = median(runs.map((r) => r.idleRssMb));
-    progress(`server: cold start median ${coldMs.toFixed(1)} ms (runs ${runs.map((r) => r.ms.toFixed(0)).join(', ')}), empty data dir ${emptyDir.map((n) => n.toFixed(0)).join(', ')} ms`);
+    progress(
+      `server: cold start median ${coldMs.toFixed(1)} ms (runs ${runs.map((r) => r.ms.toFixed(0)).join(', ')}), empty data dir ${emptyDir.map((n) => n.toFixed(0)).join(', ')} ms`,
+    );
 
     rows.push(
-      { metric: 'cold start to first 200 /healthz', value: coldMs, unit: 'ms', target: `≤ ${TARGETS.coldStartMs} ms`, pass: coldMs <= TARGETS.coldStartMs, note: `median of ${COLD_RUNS}, existing data dir; on an empty data dir (migrations, secret) ${median(emptyDir).toFixed(0)} ms` },
-      { metric: 'idle RSS after start', value: idleRss, unit: 'MB', target: `≤ ${TARGETS.idleRssMb} MB`, pass: idleRss <= TARGETS.idleRssMb },
-      { metric: `RSS after ${Math.round(loaded.loads / 1000)}k loads`, value: loaded.rssMb, unit: 'MB', target: `≤ ${TARGETS.loadedRssMb} MB`, pass: loaded.rssMb <= TARGETS.loadedRssMb, note: `one process; peak (VmHWM) ${loaded.peakRssMb.toFixed(1)} MB` },
+      {
+        metric: 'cold start to first 200 /healthz',
+        value: coldMs,
+        unit: 'ms',
+        target: `≤ ${TARGETS.coldStartMs} ms`,
+        pass: coldMs <= TARGETS.coldStartMs,
+        note: `median of ${COLD_RUNS}, existing data dir; on an empty data dir (migrations, secret) ${median(emptyDir).toFixed(0)} ms`,
+      },
+      {
+        metric: 'idle RSS after start',
+        value: idleRss,
+        unit: 'MB',
+        target: `≤ ${TARGETS.idleRssMb} MB`,
+        pass: idleRss <= TARGETS.idleRssMb,
+      },
+      {
+        metric: `RSS after ${Math.round(loaded.loads / 1000)}k loads`,
+        value: loaded.rssMb,
+        unit: 'MB',
+        target: `≤ ${TARGETS.loadedRssMb} MB`,
+        pass: loaded.rssMb <= TARGETS.loadedRssMb,
+        note: `one process; peak (VmHWM) ${loaded.peakRssMb.toFixed(1)} MB`,
+      },
     );
 
     const results: ServerResults = {
@@ -372,12 +453,31 @@ export async function run(): Promise<ServerResults> {
       commit: gitCommit(),
       machine: { ...machineInfo(), ...{ wrk: wrkVersion(), taskset: hasTaskset } },
       rows,
-      config: { rounds: ROUNDS, pairsPerRound: PAIRS, sharedRunsPerRound: SHARED_RUNS, durationS: DURATION_S, warmupS: WARMUP_S, firstContactS: FIRST_CONTACT_S, control: CONTROL, maxInterferenceCores: MAX_INTERFERENCE, connections: CONNECTIONS, threads: 1, coldRuns: COLD_RUNS, loadsForRss: LOADS_FOR_RSS, serverCore: SERVER_CORE, clientCore: CLIENT_CORE },
+      config: {
+        rounds: ROUNDS,
+        pairsPerRound: PAIRS,
+        sharedRunsPerRound: SHARED_RUNS,
+        durationS: DURATION_S,
+        warmupS: WARMUP_S,
+        firstContactS: FIRST_CONTACT_S,
+        control: CONTROL,
+        maxInterferenceCores: MAX_INTERFERENCE,
+        connections: CONNECTIONS,
+        threads: 1,
+        coldRuns: COLD_RUNS,
+        loadsForRss: LOADS_FOR_RSS,
+        serverCore: SERVER_CORE,
+        clientCore: CLIENT_CORE,
+      },
       binary,
       routes,
       sharedCore,
       ...(CONTROL ? { control } : {}),
-      coldStart: { runsMs: runs.map((r) => round2(r.ms)), firstStartOnEmptyDirMs: emptyDir.map(round2), idleRssMb: runs.map((r) => round2(r.idleRssMb)) },
+      coldStart: {
+        runsMs: runs.map((r) => round2(r.ms)),
+        firstStartOnEmptyDirMs: emptyDir.map(round2),
+        idleRssMb: runs.map((r) => round2(r.idleRssMb)),
+      },
       loaded,
     };
     const file = writeResults(process.env.BENCH_OUT ?? 'server', results);
@@ -394,10 +494,13 @@ export async function run(): Promise<ServerResults> {
 async function checkSameAnswers(rawUrl: string, productUrl: string, apiKey: string): Promise<void> {
   for (const route of ROUTES) {
     const [a, b] = await Promise.all([widgetCall(rawUrl, route, apiKey), widgetCall(productUrl, route, apiKey)]);
-    if (a.status !== 200 || b.status !== 200) throw new Error(`${route}: raw ${a.status}, product ${b.status}: ${JSON.stringify(b.json)}`);
+    if (a.status !== 200 || b.status !== 200)
+      throw new Error(`${route}: raw ${a.status}, product ${b.status}: ${JSON.stringify(b.json)}`);
     const isJson = (type: string | null) => type?.split(';')[0]?.trim() === 'application/json';
     if (!Bun.deepEquals(a.json, b.json, true) || a.cors !== b.cors || !isJson(a.type) || !isJson(b.type)) {
-      throw new Error(`${route}: the raw server answers differently from the product:\nraw ${JSON.stringify(a)}\nproduct ${JSON.stringify(b)}`);
+      throw new Error(
+        `${route}: the raw server answers differently from the product:\nraw ${JSON.stringify(a)}\nproduct ${JSON.stringify(b)}`,
+      );
     }
   }
 }

@@ -114,7 +114,10 @@ export async function measure(): Promise<FetchBenchOutput> {
     for (const call of Object.values(variants)) await block(call, WARMUP);
 
     const samples = Object.fromEntries(VARIANTS.map((name) => [name, [] as number[]])) as Record<VariantName, number[]>;
-    const cpuSamples = Object.fromEntries(VARIANTS.map((name) => [name, [] as number[]])) as Record<VariantName, number[]>;
+    const cpuSamples = Object.fromEntries(VARIANTS.map((name) => [name, [] as number[]])) as Record<
+      VariantName,
+      number[]
+    >;
     const roundInterference: number[] = [];
     const busy0 = machineBusySeconds();
     const cpu0 = process.cpuUsage();
@@ -131,7 +134,11 @@ export async function measure(): Promise<FetchBenchOutput> {
       }
       const ownCpu = process.cpuUsage(roundCpu);
       const seconds = (performance.now() - roundWall) / 1000;
-      roundInterference.push(Math.round(Math.max(0, (machineBusySeconds() - roundBusy - (ownCpu.user + ownCpu.system) / 1e6) / seconds) * 100) / 100);
+      roundInterference.push(
+        Math.round(
+          Math.max(0, (machineBusySeconds() - roundBusy - (ownCpu.user + ownCpu.system) / 1e6) / seconds) * 100,
+        ) / 100,
+      );
     }
     const wallSeconds = (performance.now() - wall0) / 1000;
     const cpu = process.cpuUsage(cpu0);

@@ -47,7 +47,15 @@ export interface Episode {
   /** Seconds from firing to the start of the `during` wrk run, and to its end. */
   duringWindowS: [number, number];
   connectMs: number;
-  hanging: { answered: number; ok200: number; valuesEmpty: number; minS: number; medianS: number; maxS: number; errors: string[] };
+  hanging: {
+    answered: number;
+    ok200: number;
+    valuesEmpty: number;
+    minS: number;
+    medianS: number;
+    maxS: number;
+    errors: string[];
+  };
   /** Webhook requests open at the target at the peak (of HANGING_LOADS). */
   targetOpenPeak: number;
   rssBeforeMb: number;
@@ -92,7 +100,9 @@ async function openRawLoad(host: string, port: number, body: string): Promise<Ra
     const raw = Buffer.concat(chunks);
     chunks = [];
     const headEnd = raw.indexOf('\r\n\r\n');
-    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(raw.subarray(0, Math.max(0, headEnd)).toString('latin1'))?.[1] ?? 0);
+    const status = Number(
+      /^HTTP\/1\.1 (\d{3})/.exec(raw.subarray(0, Math.max(0, headEnd)).toString('latin1'))?.[1] ?? 0,
+    );
     let valuesEmpty = false;
     try {
       const json = JSON.parse(raw.subarray(headEnd + 4).toString('utf8')) as { values?: Record<string, unknown> };
@@ -180,7 +190,13 @@ function serverSideLoadMs(logFile: string, offset: number): number[] {
     if (!line.includes('/v1/widget/load')) continue;
     try {
       const entry = JSON.parse(line) as { msg?: string; path?: string; ms?: number };
-      if (entry.msg === 'request' && entry.path === '/v1/widget/load' && typeof entry.ms === 'number' && entry.ms >= 1000) out.push(entry.ms);
+      if (
+        entry.msg === 'request' &&
+        entry.path === '/v1/widget/load' &&
+        typeof entry.ms === 'number' &&
+        entry.ms >= 1000
+      )
+        out.push(entry.ms);
     } catch {
       // a line cut by the read: ignore
     }
@@ -198,7 +214,11 @@ async function episode(ctx: EpisodeContext, route: 'verify' | 'load'): Promise<E
 
   const { hostname, port } = new URL(server.url);
   const connectStarted = performance.now();
-  const loads = await Promise.all(Array.from({ length: HANGING_LOADS }, (_, i) => openRawLoad(hostname, Number(port), widgetBody(ctx.hang[i % ctx.hang.length]!.apiKey))));
+  const loads = await Promise.all(
+    Array.from({ length: HANGING_LOADS }, (_, i) =>
+      openRawLoad(hostname, Number(port), widgetBody(ctx.hang[i % ctx.hang.length]!.apiKey)),
+    ),
+  );
   const connectMs = performance.now() - connectStarted;
   await sleep(100); // let the server settle the new connections
   const rssBeforeMb = vmRssMb(server.proc.pid);
@@ -246,7 +266,9 @@ async function episode(ctx: EpisodeContext, route: 'verify' | 'load'): Promise<E
   const probeResult = await Promise.race([probe, sleep(8000).then(() => null)]);
   await sleep(500); // connections close, the target sees the aborts, the log is written
   // The HANGING_LOADS slowest loads in the log: the probe (< 5 s) and wrk's loads are not among them.
-  const serverMs = serverSideLoadMs(ctx.logFile, logOffset).sort((a, b) => b - a).slice(0, HANGING_LOADS);
+  const serverMs = serverSideLoadMs(ctx.logFile, logOffset)
+    .sort((a, b) => b - a)
+    .slice(0, HANGING_LOADS);
   return {
     route,
     before,
@@ -278,7 +300,9 @@ export function logEpisode(label: string, e: Episode): void {
  * route whose episodes other processes disturbed; the rows of the episodes: timings over
  * the EPISODES least disturbed per route, correctness over all.
  */
-export async function hangingEpisodes(ctx: EpisodeContext): Promise<{ episodes: Episode[]; kept: number[]; rows: Row[] }> {
+export async function hangingEpisodes(
+  ctx: EpisodeContext,
+): Promise<{ episodes: Episode[]; kept: number[]; rows: Row[] }> {
   const episodes: Episode[] = [];
   const runEpisode = async (route: 'verify' | 'load') => {
     const e = await episode(ctx, route);
@@ -288,15 +312,21 @@ export async function hangingEpisodes(ctx: EpisodeContext): Promise<{ episodes: 
   for (let i = 0; i < EPISODES; i++) for (const route of ['verify', 'load'] as const) await runEpisode(route);
   // Repeat a route whose episodes were disturbed by other processes (EXTRA_EPISODES in all).
   for (let extra = 0; extra < EXTRA_EPISODES; extra++) {
-    const clean = (route: string) => episodes.filter((e) => e.route === route && e.interference <= MAX_INTERFERENCE).length;
+    const clean = (route: string) =>
+      episodes.filter((e) => e.route === route && e.interference <= MAX_INTERFERENCE).length;
     const total = (route: string) => episodes.filter((e) => e.route === route).length;
-    const route = (['verify', 'load'] as const).filter((r) => clean(r) < EPISODES).sort((a, b) => clean(a) - clean(b) || total(a) - total(b))[0];
+    const route = (['verify', 'load'] as const)
+      .filter((r) => clean(r) < EPISODES)
+      .sort((a, b) => clean(a) - clean(b) || total(a) - total(b))[0];
     if (!route) break;
     await runEpisode(route);
   }
   const keptIndexes = (['verify', 'load'] as const).flatMap((route) => {
     const indexes = episodes.flatMap((e, i) => (e.route === route ? [i] : []));
-    return leastDisturbed(indexes.map((i) => episodes[i]!), EPISODES).map((k) => indexes[k]!);
+    return leastDisturbed(
+      indexes.map((i) => episodes[i]!),
+      EPISODES,
+    ).map((k) => indexes[k]!);
   });
   const kept = keptIndexes.sort((a, b) => a - b).map((i) => episodes[i]!);
 
@@ -350,12 +380,54 @@ export async function hangingEpisodes(ctx: EpisodeContext): Promise<{ episodes: 
   const probes = episodes.map((e) => e.probe);
   const timingNote = `${kept.length} least disturbed episodes; over all ${episodes.length}: ${Math.round(allMinS * 1000)}–${Math.round(allMaxS * 1000)} ms`;
   rows.push(
-    { metric: 'hanging loads: 200 with values {}', value: ok, unit: '', target: `= ${hangCount}`, pass: ok === hangCount, note: `every episode: ${episodes.length} × ${HANGING_LOADS}${all.some((h) => h.errors.length) ? `; errors: ${[...new Set(all.flatMap((h) => h.errors))].join('; ')}` : ''}` },
-    { metric: 'hanging loads: fastest answer', value: Math.round(minS * 1000), unit: 'ms', target: `≥ ${TARGETS.hangMinS * 1000} ms`, pass: minS >= TARGETS.hangMinS, note: timingNote },
-    { metric: 'hanging loads: median answer', value: Math.round(medS * 1000), unit: 'ms', target: '', pass: null, note: 'median of the episodes\' medians; client clock, from the request write to the last byte of the answer' },
-    { metric: 'hanging loads: slowest answer', value: Math.round(maxS * 1000), unit: 'ms', target: `≤ ${TARGETS.hangMaxS * 1000} ms`, pass: maxS <= TARGETS.hangMaxS, note: timingNote },
-    { metric: 'hanging loads: server-side range', value: Math.round(serverMax), unit: 'ms', target: '', pass: null, note: `the server's request log (handler start to answer) in the kept episodes: ${Math.round(serverMin)}–${Math.round(serverMax)} ms` },
-    { metric: 'server RSS growth during an episode', value: rssGrowth, unit: 'MB', target: `≤ ${TARGETS.rssGrowthMb} MB`, pass: rssGrowth <= TARGETS.rssGrowthMb, note: `worst of all episodes; VmRSS ${episodes.map((e) => `${e.rssBeforeMb}→${e.rssPeakMb}`).join(', ')} MB` },
+    {
+      metric: 'hanging loads: 200 with values {}',
+      value: ok,
+      unit: '',
+      target: `= ${hangCount}`,
+      pass: ok === hangCount,
+      note: `every episode: ${episodes.length} × ${HANGING_LOADS}${all.some((h) => h.errors.length) ? `; errors: ${[...new Set(all.flatMap((h) => h.errors))].join('; ')}` : ''}`,
+    },
+    {
+      metric: 'hanging loads: fastest answer',
+      value: Math.round(minS * 1000),
+      unit: 'ms',
+      target: `≥ ${TARGETS.hangMinS * 1000} ms`,
+      pass: minS >= TARGETS.hangMinS,
+      note: timingNote,
+    },
+    {
+      metric: 'hanging loads: median answer',
+      value: Math.round(medS * 1000),
+      unit: 'ms',
+      target: '',
+      pass: null,
+      note: "median of the episodes' medians; client clock, from the request write to the last byte of the answer",
+    },
+    {
+      metric: 'hanging loads: slowest answer',
+      value: Math.round(maxS * 1000),
+      unit: 'ms',
+      target: `≤ ${TARGETS.hangMaxS * 1000} ms`,
+      pass: maxS <= TARGETS.hangMaxS,
+      note: timingNote,
+    },
+    {
+      metric: 'hanging loads: server-side range',
+      value: Math.round(serverMax),
+      unit: 'ms',
+      target: '',
+      pass: null,
+      note: `the server's request log (handler start to answer) in the kept episodes: ${Math.round(serverMin)}–${Math.round(serverMax)} ms`,
+    },
+    {
+      metric: 'server RSS growth during an episode',
+      value: rssGrowth,
+      unit: 'MB',
+      target: `≤ ${TARGETS.rssGrowthMb} MB`,
+      pass: rssGrowth <= TARGETS.rssGrowthMb,
+      note: `worst of all episodes; VmRSS ${episodes.map((e) => `${e.rssBeforeMb}→${e.rssPeakMb}`).join(', ')} MB`,
+    },
     {
       metric: 'webhook requests reaching the target',
       value: openPeak,

@@ -28,12 +28,39 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { widgetBody } from './lib/api.ts';
-import { CLIENT_CORE, hasTaskset, killAll, pinned, prepareBinary, runToEnd, SERVER_CORE, startListening, type Binary } from './lib/processes.ts';
-import { gitCommit, machineInfo, printTable, progress, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
+import {
+  CLIENT_CORE,
+  hasTaskset,
+  killAll,
+  pinned,
+  prepareBinary,
+  runToEnd,
+  SERVER_CORE,
+  startListening,
+  type Binary,
+} from './lib/processes.ts';
+import {
+  gitCommit,
+  machineInfo,
+  printTable,
+  progress,
+  ROOT,
+  writeResults,
+  type BenchResults,
+  type Row,
+} from './lib/report.ts';
 import { leastDisturbed, MAX_INTERFERENCE, median, pairedMedian, round2, round3 } from './lib/sampling.ts';
 import { CONNECTIONS, wrk, wrkScript, wrkVersion, type WrkResult } from './lib/wrk.ts';
 import type { FetchBenchOutput, VariantName } from './webhook-fetch.ts';
-import { EPISODE_WRK_S, EPISODES, HANGING_LOADS, HANGING_TARGETS, hangingEpisodes, WARMUP_S, type Episode } from './webhook-hanging.ts';
+import {
+  EPISODE_WRK_S,
+  EPISODES,
+  HANGING_LOADS,
+  HANGING_TARGETS,
+  hangingEpisodes,
+  WARMUP_S,
+  type Episode,
+} from './webhook-hanging.ts';
 import { createAccounts, PREFILL_VALUES, targetStats, widgetLoad } from './webhook-setup.ts';
 
 const ROUNDS = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 3);
@@ -89,7 +116,11 @@ export interface WebhookResults extends BenchResults {
 // ── part 1: guarded fetch versus plain fetch ────────────────────────────────
 
 async function fetchBench(): Promise<WebhookResults['fetch']> {
-  const { stdout: out, stderr: err, code } = await runToEnd(pinned(SERVER_CORE, [process.execPath, join(ROOT, 'bench', 'webhook-fetch.ts')]));
+  const {
+    stdout: out,
+    stderr: err,
+    code,
+  } = await runToEnd(pinned(SERVER_CORE, [process.execPath, join(ROOT, 'bench', 'webhook-fetch.ts')]));
   if (code !== 0) throw new Error(`bench/webhook-fetch.ts exited ${code}: ${err}${out}`);
   const output = JSON.parse(out.trim().split('\n').pop() ?? '') as FetchBenchOutput;
   const s = output.samples;
@@ -137,34 +168,71 @@ export async function run(): Promise<WebhookResults> {
     // Server, webhook target, accounts.
     const binary = prepareBinary(work);
     progress(`webhook: executable ${binary.path} (${binary.note})`);
-    const target = await startListening(pinned(CLIENT_CORE, [process.execPath, join(ROOT, 'bench', 'webhook-target.ts'), TARGET_HOST]));
+    const target = await startListening(
+      pinned(CLIENT_CORE, [process.execPath, join(ROOT, 'bench', 'webhook-target.ts'), TARGET_HOST]),
+    );
     stops.push(target.stop);
     const targetUrl = target.url;
     const dataDir = join(work, 'data');
-    const serveArgs = [binary.path, 'serve', '--port', '0', '--data', dataDir, '--quota-extra', String(QUOTA), '--quota-free', String(QUOTA)];
+    const serveArgs = [
+      binary.path,
+      'serve',
+      '--port',
+      '0',
+      '--data',
+      dataDir,
+      '--quota-extra',
+      String(QUOTA),
+      '--quota-free',
+      String(QUOTA),
+    ];
     // As deployed (docs/operations.md): Bun may run 1024 requests at once, so the server's
     // webhook cap is the contract's 512 and all 500 hanging calls are really in flight.
     const serverEnv = { CALC_WEBHOOK_ALLOW_CIDRS: `${TARGET_HOST}/32`, BUN_CONFIG_MAX_HTTP_REQUESTS: '1024' };
-    const server = await startListening(pinned(SERVER_CORE, serveArgs), { env: serverEnv, stderrFile: join(work, 'server.log') });
+    const server = await startListening(pinned(SERVER_CORE, serveArgs), {
+      env: serverEnv,
+      stderrFile: join(work, 'server.log'),
+    });
     stops.push(server.stop);
-    progress(`webhook: server ${server.url} (pid ${server.proc.pid}), target ${targetUrl} (pid ${target.proc.pid}); creating accounts`);
+    progress(
+      `webhook: server ${server.url} (pid ${server.proc.pid}), target ${targetUrl} (pid ${target.proc.pid}); creating accounts`,
+    );
 
     const setupStarted = performance.now();
     const plain = await createAccounts(server.url, binary.path, dataDir, 'plain', PLAIN_ACCOUNTS, null);
-    const prompt = await createAccounts(server.url, binary.path, dataDir, 'prompt', PROMPT_ACCOUNTS, `${targetUrl}/prefill`);
+    const prompt = await createAccounts(
+      server.url,
+      binary.path,
+      dataDir,
+      'prompt',
+      PROMPT_ACCOUNTS,
+      `${targetUrl}/prefill`,
+    );
     const hang = await createAccounts(server.url, binary.path, dataDir, 'hang', HANG_ACCOUNTS, `${targetUrl}/hang`);
-    progress(`webhook: ${plain.length + prompt.length + hang.length} accounts ready in ${Math.round(performance.now() - setupStarted)} ms`);
+    progress(
+      `webhook: ${plain.length + prompt.length + hang.length} accounts ready in ${Math.round(performance.now() - setupStarted)} ms`,
+    );
 
     // The set-up is right: a prompt webhook pre-fills, no webhook gives {}.
     const check = await widgetLoad(server.url, prompt[0]!.apiKey);
-    if (check.status !== 200 || !Bun.deepEquals(check.values, PREFILL_VALUES)) throw new Error(`a load with the prompt webhook answered ${check.status} ${JSON.stringify(check.values)}`);
+    if (check.status !== 200 || !Bun.deepEquals(check.values, PREFILL_VALUES))
+      throw new Error(`a load with the prompt webhook answered ${check.status} ${JSON.stringify(check.values)}`);
     const checkPlain = await widgetLoad(server.url, plain[0]!.apiKey);
-    if (checkPlain.status !== 200 || Object.keys(checkPlain.values).length !== 0) throw new Error(`a load without webhook answered ${checkPlain.status} ${JSON.stringify(checkPlain.values)}`);
+    if (checkPlain.status !== 200 || Object.keys(checkPlain.values).length !== 0)
+      throw new Error(`a load without webhook answered ${checkPlain.status} ${JSON.stringify(checkPlain.values)}`);
 
     // 2. Loads with a prompt webhook versus loads without, alternated.
     const scripts = {
-      plainLoad: wrkScript(work, 'plain-load', plain.map((a) => widgetBody(a.apiKey))),
-      webhookLoad: wrkScript(work, 'webhook-load', prompt.map((a) => widgetBody(a.apiKey))),
+      plainLoad: wrkScript(
+        work,
+        'plain-load',
+        plain.map((a) => widgetBody(a.apiKey)),
+      ),
+      webhookLoad: wrkScript(
+        work,
+        'webhook-load',
+        prompt.map((a) => widgetBody(a.apiKey)),
+      ),
     };
     const loadUrl = `${server.url}/v1/widget/load`;
     const watch = { serverPid: server.proc.pid, helperPids: [target.proc.pid] };
@@ -193,7 +261,8 @@ export async function run(): Promise<WebhookResults> {
     // The ROUNDS least disturbed pairs, in the order measured.
     const keptPairs = leastDisturbed(pairs, ROUNDS);
     const keptLoadPairs = keptPairs.map((i) => pairs[i]!);
-    const m = (side: 'plain' | 'webhook', key: keyof WrkResult) => median(keptLoadPairs.map((p) => p[side][key] as number));
+    const m = (side: 'plain' | 'webhook', key: keyof WrkResult) =>
+      median(keptLoadPairs.map((p) => p[side][key] as number));
     const loads: WebhookResults['loads'] = {
       pairs,
       kept: keptPairs,
@@ -205,7 +274,9 @@ export async function run(): Promise<WebhookResults> {
         plainCpuUs: m('plain', 'serverCpuUsPerRequest'),
         webhookCpuUs: m('webhook', 'serverCpuUsPerRequest'),
         throughputRatio: round3(m('webhook', 'requestsPerSec') / m('plain', 'requestsPerSec')),
-        pairedThroughputRatio: round3(median(keptLoadPairs.map((p) => p.webhook.requestsPerSec / p.plain.requestsPerSec))),
+        pairedThroughputRatio: round3(
+          median(keptLoadPairs.map((p) => p.webhook.requestsPerSec / p.plain.requestsPerSec)),
+        ),
         p99Ratio: round2(m('webhook', 'p99Ms') / m('plain', 'p99Ms')),
         webhookCallsPerLoad: median(keptLoadPairs.map((p) => p.webhookCallsPerLoad)),
         noisyKept: keptLoadPairs.filter((p) => p.interference > MAX_INTERFERENCE).length,
@@ -214,17 +285,43 @@ export async function run(): Promise<WebhookResults> {
 
     // 3. 500 hanging loads; verify and no-webhook loads during them versus right before.
     const episodeScripts = {
-      verify: wrkScript(work, 'plain-verify', plain.map((a) => widgetBody(a.apiKey))),
+      verify: wrkScript(
+        work,
+        'plain-verify',
+        plain.map((a) => widgetBody(a.apiKey)),
+      ),
       load: scripts.plainLoad,
     };
-    const hanging = await hangingEpisodes({ server, target, targetUrl, hang, probeAccount: prompt[0]!, scripts: episodeScripts, logFile: join(work, 'server.log') });
+    const hanging = await hangingEpisodes({
+      server,
+      target,
+      targetUrl,
+      hang,
+      probeAccount: prompt[0]!,
+      scripts: episodeScripts,
+      logFile: join(work, 'server.log'),
+    });
     await server.stop();
 
     // ── rows ──
     const f = fetchResult.medians;
     const rows: Row[] = [
-      { metric: 'plain fetch() per call', value: f.plainUs, unit: 'µs', target: '', pass: null, note: `median of ${fetchResult.blocks} blocks × ${fetchResult.callsPerBlock} calls, one at a time; CPU ${f.plainCpuUs} µs/call` },
-      { metric: 'guardedFetch() per call', value: f.guardedUs, unit: 'µs', target: '', pass: null, note: `CPU ${f.guardedCpuUs} µs/call` },
+      {
+        metric: 'plain fetch() per call',
+        value: f.plainUs,
+        unit: 'µs',
+        target: '',
+        pass: null,
+        note: `median of ${fetchResult.blocks} blocks × ${fetchResult.callsPerBlock} calls, one at a time; CPU ${f.plainCpuUs} µs/call`,
+      },
+      {
+        metric: 'guardedFetch() per call',
+        value: f.guardedUs,
+        unit: 'µs',
+        target: '',
+        pass: null,
+        note: `CPU ${f.guardedCpuUs} µs/call`,
+      },
       {
         metric: 'guarded fetch: added per call',
         value: f.addedUs,
@@ -251,8 +348,22 @@ export async function run(): Promise<WebhookResults> {
         pass: null,
         note: `IPv6 ${round2(fetchResult.cpu.policyCheckPublicV6Us)} µs, IPv4 ${round2(fetchResult.cpu.policyCheckPublicV4Us)} µs per address (the allowlisted bench target takes ${round2(fetchResult.cpu.policyCheckAllowlistedUs)} µs); a name adds one lookup: localhost via systemResolver ${round2(fetchResult.resolverLocalhostUs)} µs`,
       },
-      { metric: 'load without webhook', value: loads.medians.plainRps!, unit: 'req/s', target: '', pass: null, note: `p99 ${loads.medians.plainP99Ms} ms, server CPU ${loads.medians.plainCpuUs} µs/load` },
-      { metric: 'load with prompt webhook', value: loads.medians.webhookRps!, unit: 'req/s', target: '', pass: null, note: `p99 ${loads.medians.webhookP99Ms} ms, server CPU ${loads.medians.webhookCpuUs} µs/load, webhook calls per load ${loads.medians.webhookCallsPerLoad}` },
+      {
+        metric: 'load without webhook',
+        value: loads.medians.plainRps!,
+        unit: 'req/s',
+        target: '',
+        pass: null,
+        note: `p99 ${loads.medians.plainP99Ms} ms, server CPU ${loads.medians.plainCpuUs} µs/load`,
+      },
+      {
+        metric: 'load with prompt webhook',
+        value: loads.medians.webhookRps!,
+        unit: 'req/s',
+        target: '',
+        pass: null,
+        note: `p99 ${loads.medians.webhookP99Ms} ms, server CPU ${loads.medians.webhookCpuUs} µs/load, webhook calls per load ${loads.medians.webhookCallsPerLoad}`,
+      },
       {
         metric: 'load: server CPU none / webhook',
         value: round3(loads.medians.plainCpuUs! / loads.medians.webhookCpuUs!),
@@ -270,7 +381,9 @@ export async function run(): Promise<WebhookResults> {
         note:
           `ratio of medians of the ${keptPairs.length} least disturbed of ${pairs.length} alternated rounds (median of per-round ratios ${loads.medians.pairedThroughputRatio}); ` +
           `p99 ratio ${loads.medians.p99Ratio}; server CPU +${round2(loads.medians.webhookCpuUs! - loads.medians.plainCpuUs!)} µs/load` +
-          (loads.medians.noisyKept ? `; ${loads.medians.noisyKept} kept round(s) had other processes using > ${MAX_INTERFERENCE} cores` : ''),
+          (loads.medians.noisyKept
+            ? `; ${loads.medians.noisyKept} kept round(s) had other processes using > ${MAX_INTERFERENCE} cores`
+            : ''),
       },
     ];
     rows.push(...hanging.rows);

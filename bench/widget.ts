@@ -27,7 +27,16 @@ import { loadServerConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { silentLogger } from '../src/logger.ts';
 import { widgetScriptSizes } from '../src/modules/widget-script/index.ts';
-import { gitCommit, machineInfo, median, printTable, progress, writeResults, type BenchResults, type Row } from './lib/report.ts';
+import {
+  gitCommit,
+  machineInfo,
+  median,
+  printTable,
+  progress,
+  writeResults,
+  type BenchResults,
+  type Row,
+} from './lib/report.ts';
 
 const RUNS = Math.max(10, Number(process.env.BENCH_WIDGET_RUNS ?? 15));
 const WARMUP = 2;
@@ -62,7 +71,8 @@ function page(head: string, body: string): string {
 }
 
 export async function run(): Promise<WidgetResults> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian chromium (apt-get install -y chromium)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian chromium (apt-get install -y chromium)`);
   const work = mkdtempSync(join(tmpdir(), 'calc-bench-widget-'));
   const config = loadServerConfig({ data: join(work, 'data'), host: '127.0.0.1', port: 0 }, {});
   const database = openDatabase(config.dataDir);
@@ -82,23 +92,51 @@ export async function run(): Promise<WidgetResults> {
   });
   app.listen({ hostname: '127.0.0.1', port: 0 });
   const apiUrl = `http://localhost:${app.server?.port}`;
-  const baselineServer = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(BASELINE_JS, { headers: { 'content-type': 'text/javascript' } }) });
+  const baselineServer = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () => new Response(BASELINE_JS, { headers: { 'content-type': 'text/javascript' } }),
+  });
   const pages = new Map<string, string>();
   const host = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    fetch: (request) => new Response(pages.get(new URL(request.url).pathname) ?? 'not found', { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+    fetch: (request) =>
+      new Response(pages.get(new URL(request.url).pathname) ?? 'not found', {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      }),
   });
   const hostOrigin = `http://127.0.0.1:${host.port}`;
   let browser: Browser | null = null;
   try {
     const apiKey = await accountFor(apiUrl, hostOrigin);
-    pages.set('/widget', page(`<script src="${apiUrl}/widget.js" async></script>`, `<div data-calc-widget data-calc-id="bmi" data-api-key="${apiKey}"></div>`));
-    pages.set('/baseline', page(`<script src="http://localhost:${baselineServer.port}/baseline.js" async></script>`, '<div data-baseline></div>'));
+    pages.set(
+      '/widget',
+      page(
+        `<script src="${apiUrl}/widget.js" async></script>`,
+        `<div data-calc-widget data-calc-id="bmi" data-api-key="${apiKey}"></div>`,
+      ),
+    );
+    pages.set(
+      '/baseline',
+      page(
+        `<script src="http://localhost:${baselineServer.port}/baseline.js" async></script>`,
+        '<div data-baseline></div>',
+      ),
+    );
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
     const measure = async (path: string) => {
       const context = await (browser as Browser).newContext();
@@ -128,13 +166,37 @@ export async function run(): Promise<WidgetResults> {
       const context = await browser.newContext();
       const tab = await context.newPage();
       await tab.goto(`${hostOrigin}/widget`);
-      await tab.waitForFunction(() => document.querySelector('[data-calc-widget]')?.shadowRoot?.querySelector('[data-key=weight]') instanceof HTMLInputElement);
-      await tab.waitForFunction(() => (document.querySelector('[data-calc-widget]')?.shadowRoot?.querySelector('[data-key=weight]') as HTMLInputElement | null)?.value === '92.5');
+      await tab.waitForFunction(
+        () =>
+          document.querySelector('[data-calc-widget]')?.shadowRoot?.querySelector('[data-key=weight]') instanceof
+          HTMLInputElement,
+      );
+      await tab.waitForFunction(
+        () =>
+          (
+            document
+              .querySelector('[data-calc-widget]')
+              ?.shadowRoot?.querySelector('[data-key=weight]') as HTMLInputElement | null
+          )?.value === '92.5',
+      );
       await tab.waitForTimeout(100);
-      const { ready, shifts } = await tab.evaluate(() => ({ ready: window.bench?.ready ?? 0, shifts: window.bench?.shifts ?? [] }));
+      const { ready, shifts } = await tab.evaluate(() => ({
+        ready: window.bench?.ready ?? 0,
+        shifts: window.bench?.shifts ?? [],
+      }));
       if (!ready) throw new Error('calc:ready did not fire');
-      cls.prefill.push(round(shifts.filter((shift) => shift.t >= ready && !shift.input).reduce((sum, shift) => sum + shift.v, 0), 4));
-      cls.total.push(round(shifts.filter((shift) => !shift.input).reduce((sum, shift) => sum + shift.v, 0), 4));
+      cls.prefill.push(
+        round(
+          shifts.filter((shift) => shift.t >= ready && !shift.input).reduce((sum, shift) => sum + shift.v, 0),
+          4,
+        ),
+      );
+      cls.total.push(
+        round(
+          shifts.filter((shift) => !shift.input).reduce((sum, shift) => sum + shift.v, 0),
+          4,
+        ),
+      );
       await context.close();
     }
     delayPrefill = false;
@@ -143,16 +205,72 @@ export async function run(): Promise<WidgetResults> {
     const baselineMs = median(runsMs.baseline);
     const clsPrefill = Math.max(...cls.prefill);
     const rows: Row[] = [
-      { metric: 'widget.js raw', value: round(widgetScriptSizes.raw / 1024, 2), unit: 'KB', target: '', pass: null, note: `${widgetScriptSizes.raw} bytes` },
-      { metric: 'widget.js gzip', value: round(widgetScriptSizes.gzip / 1024, 2), unit: 'KB', target: `≤ 12 KB (aim 8)`, pass: widgetScriptSizes.gzip <= TARGET_GZIP, note: `${widgetScriptSizes.gzip} bytes; ${widgetScriptSizes.gzip <= AIM_GZIP ? 'meets' : 'misses'} the 8 KB aim; big SDKs 14–17 KB, minimal loaders ~1 KB` },
-      { metric: 'widget.js brotli', value: round(widgetScriptSizes.br / 1024, 2), unit: 'KB', target: '', pass: null, note: `${widgetScriptSizes.br} bytes` },
-      { metric: `first rendered result: median of ${RUNS}`, value: round(widgetMs, 1), unit: 'ms', target: `≤ ${TARGET_RENDER_MS} ms`, pass: widgetMs <= TARGET_RENDER_MS },
-      { metric: 'baseline (1 KB loader renders a line): median', value: round(baselineMs, 1), unit: 'ms', target: '', pass: null, note: 'same page and origins, alternating runs' },
+      {
+        metric: 'widget.js raw',
+        value: round(widgetScriptSizes.raw / 1024, 2),
+        unit: 'KB',
+        target: '',
+        pass: null,
+        note: `${widgetScriptSizes.raw} bytes`,
+      },
+      {
+        metric: 'widget.js gzip',
+        value: round(widgetScriptSizes.gzip / 1024, 2),
+        unit: 'KB',
+        target: `≤ 12 KB (aim 8)`,
+        pass: widgetScriptSizes.gzip <= TARGET_GZIP,
+        note: `${widgetScriptSizes.gzip} bytes; ${widgetScriptSizes.gzip <= AIM_GZIP ? 'meets' : 'misses'} the 8 KB aim; big SDKs 14–17 KB, minimal loaders ~1 KB`,
+      },
+      {
+        metric: 'widget.js brotli',
+        value: round(widgetScriptSizes.br / 1024, 2),
+        unit: 'KB',
+        target: '',
+        pass: null,
+        note: `${widgetScriptSizes.br} bytes`,
+      },
+      {
+        metric: `first rendered result: median of ${RUNS}`,
+        value: round(widgetMs, 1),
+        unit: 'ms',
+        target: `≤ ${TARGET_RENDER_MS} ms`,
+        pass: widgetMs <= TARGET_RENDER_MS,
+      },
+      {
+        metric: 'baseline (1 KB loader renders a line): median',
+        value: round(baselineMs, 1),
+        unit: 'ms',
+        target: '',
+        pass: null,
+        note: 'same page and origins, alternating runs',
+      },
       { metric: 'first result vs baseline', value: round(widgetMs / baselineMs, 2), unit: '×', target: '', pass: null },
-      { metric: `CLS when the pre-fill arrives (${PREFILL_DELAY_MS} ms late): max of ${RUNS}`, value: clsPrefill, unit: '', target: '0', pass: clsPrefill === 0 },
-      { metric: 'CLS of the whole load: median', value: median(cls.total), unit: '', target: '', pass: null, note: 'the widget appearing in an empty element moves what follows; reserve its height (min-height) to avoid it' },
+      {
+        metric: `CLS when the pre-fill arrives (${PREFILL_DELAY_MS} ms late): max of ${RUNS}`,
+        value: clsPrefill,
+        unit: '',
+        target: '0',
+        pass: clsPrefill === 0,
+      },
+      {
+        metric: 'CLS of the whole load: median',
+        value: median(cls.total),
+        unit: '',
+        target: '',
+        pass: null,
+        note: 'the widget appearing in an empty element moves what follows; reserve its height (min-height) to avoid it',
+      },
     ];
-    const results: WidgetResults = { bench: 'widget', timestamp: new Date().toISOString(), commit: gitCommit(), machine: machineInfo(), rows, sizes: widgetScriptSizes, runsMs, cls };
+    const results: WidgetResults = {
+      bench: 'widget',
+      timestamp: new Date().toISOString(),
+      commit: gitCommit(),
+      machine: machineInfo(),
+      rows,
+      sizes: widgetScriptSizes,
+      runsMs,
+      cls,
+    };
     writeResults('widget', results);
     return results;
   } finally {
@@ -173,7 +291,11 @@ async function accountFor(apiUrl: string, origin: string): Promise<string> {
   });
   if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${await signup.text()}`);
   const { token, account } = (await signup.json()) as { token: string; account: { apiKey: string } };
-  const added = await fetch(`${apiUrl}/v1/domains`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ domain: origin }) });
+  const added = await fetch(`${apiUrl}/v1/domains`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ domain: origin }),
+  });
   if (added.status !== 201) throw new Error(`domain add failed: ${added.status}`);
   return account.apiKey;
 }

@@ -14,10 +14,25 @@ export function compileExecutable(outfile: string, entry = 'cli/bin.ts'): { ok: 
   const started = performance.now();
   const proc = Bun.spawnSync(
     // --bytecode needs --format=esm with bin.ts's top-level await.
-    [process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=esm', '--sourcemap=none', entry, '--outfile', outfile],
+    [
+      process.execPath,
+      'build',
+      '--compile',
+      '--minify',
+      '--bytecode',
+      '--format=esm',
+      '--sourcemap=none',
+      entry,
+      '--outfile',
+      outfile,
+    ],
     { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' },
   );
-  return { ok: proc.exitCode === 0, ms: Math.round(performance.now() - started), output: proc.stdout.toString() + proc.stderr.toString() };
+  return {
+    ok: proc.exitCode === 0,
+    ms: Math.round(performance.now() - started),
+    output: proc.stdout.toString() + proc.stderr.toString(),
+  };
 }
 
 if (import.meta.main) {

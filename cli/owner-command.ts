@@ -4,8 +4,9 @@ import { ApiClient } from './lib/api-client.ts';
 import { resolveApiTarget } from './lib/api-target.ts';
 
 /** The flag every owner command shares. */
-export const apiUrlFlag = Flags.string({
-  description: 'calc server to talk to [env: CALC_API_URL] (default: the server you signed in to, else http://127.0.0.1:8787)',
+const apiUrlFlag = Flags.string({
+  description:
+    'calc server to talk to [env: CALC_API_URL] (default: the server you signed in to, else http://127.0.0.1:8787)',
   helpGroup: 'GLOBAL',
 });
 

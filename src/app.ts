@@ -85,7 +85,8 @@ export function createApp(options: AppOptions) {
     });
   // The peer address is known to the server only once it listens.
   let peerOf = (_request: Request): string | undefined => undefined;
-  const clientIp = (request: Request): string => resolveClientIp(peerOf(request), request.headers.get('x-forwarded-for'));
+  const clientIp = (request: Request): string =>
+    resolveClientIp(peerOf(request), request.headers.get('x-forwarded-for'));
 
   const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now };
   const native = nativeRoutes(widgetRoutes({ ...widgetDeps, prefill }), { logger, requestLog });
@@ -123,6 +124,3 @@ export function createApp(options: AppOptions) {
     },
   };
 }
-
-export type CalcApp = ReturnType<typeof createApp>;
-

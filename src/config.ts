@@ -45,7 +45,7 @@ export const WEBHOOK_MAX_IN_FLIGHT = 512;
 /** Bun's HTTP client runs at most this many requests at once unless the variable raises it. */
 const BUN_DEFAULT_MAX_HTTP_REQUESTS = 256;
 
-export const DEFAULT_QUOTAS: Readonly<Record<Plan, number>> = { free: 1_000, base: 100_000, extra: 1_000_000 };
+const DEFAULT_QUOTAS: Readonly<Record<Plan, number>> = { free: 1_000, base: 100_000, extra: 1_000_000 };
 
 export class ConfigError extends Error {}
 
@@ -71,7 +71,10 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
     trustProxy: cidrList('trust-proxy', flags['trust-proxy'] ?? env.CALC_TRUST_PROXY),
     quotas: readQuotas(flags, env),
     webhookAllowCidrs: cidrList('CALC_WEBHOOK_ALLOW_CIDRS', env.CALC_WEBHOOK_ALLOW_CIDRS),
-    webhookMaxInFlight: Math.min(WEBHOOK_MAX_IN_FLIGHT, integer('BUN_CONFIG_MAX_HTTP_REQUESTS', env.BUN_CONFIG_MAX_HTTP_REQUESTS ?? BUN_DEFAULT_MAX_HTTP_REQUESTS, 1)),
+    webhookMaxInFlight: Math.min(
+      WEBHOOK_MAX_IN_FLIGHT,
+      integer('BUN_CONFIG_MAX_HTTP_REQUESTS', env.BUN_CONFIG_MAX_HTTP_REQUESTS ?? BUN_DEFAULT_MAX_HTTP_REQUESTS, 1),
+    ),
     demo: flags.demo ?? false,
   };
   if (config.jwtSecret !== null && config.jwtSecret.length < 32) {

@@ -1,5 +1,5 @@
 /** Structured JSON logs, one line per event. Callers pass facts, never bodies or secrets. */
-export type LogLevel = 'info' | 'warn' | 'error';
+type LogLevel = 'info' | 'warn' | 'error';
 
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -38,7 +38,9 @@ export function createLogger(write: (line: string) => void = batchedWriter(), no
     const route = `"method":${JSON.stringify(method)},"path":${JSON.stringify(path)}`;
     return (requestId, status, ms) => {
       const id = requestId === undefined ? '' : `,"requestId":"${requestId}"`;
-      write(`{"time":"${timeNow()}","level":"info","msg":"request"${id},${route},"status":${status}${ms === undefined ? '' : `,"ms":${ms}`}}\n`);
+      write(
+        `{"time":"${timeNow()}","level":"info","msg":"request"${id},${route},"status":${status}${ms === undefined ? '' : `,"ms":${ms}`}}\n`,
+      );
     };
   };
   return { info: log('info'), warn: log('warn'), error: log('error'), requestLines };
@@ -50,7 +52,10 @@ export function createLogger(write: (line: string) => void = batchedWriter(), no
  * batched, a batch of lines shares one. Whatever is pending is written when the process
  * exits, after a clean stop or an uncaught error alike.
  */
-export function batchedWriter(out: (chunk: string) => void = (chunk) => process.stderr.write(chunk), options: { delayMs?: number; maxChars?: number } = {}): (line: string) => void {
+export function batchedWriter(
+  out: (chunk: string) => void = (chunk) => process.stderr.write(chunk),
+  options: { delayMs?: number; maxChars?: number } = {},
+): (line: string) => void {
   const { delayMs = 20, maxChars = 64 * 1024 } = options;
   let pending = '';
   let timer: ReturnType<typeof setTimeout> | undefined;

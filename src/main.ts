@@ -23,22 +23,36 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
   const database = openDatabase(config.dataDir);
   const jwtSecret = config.jwtSecret ?? loadOrCreateSecret(config.dataDir, 'jwt-secret');
   if (config.webhookAllowCidrs.length > 0) {
-    logger.warn('CALC_WEBHOOK_ALLOW_CIDRS is set: webhooks may reach these non-public ranges. Use this for tests and local development only.', {
-      cidrs: config.webhookAllowCidrs,
-    });
+    logger.warn(
+      'CALC_WEBHOOK_ALLOW_CIDRS is set: webhooks may reach these non-public ranges. Use this for tests and local development only.',
+      {
+        cidrs: config.webhookAllowCidrs,
+      },
+    );
   }
   if (config.webhookMaxInFlight < WEBHOOK_MAX_IN_FLIGHT) {
-    logger.warn(`Webhook calls in flight are capped at ${config.webhookMaxInFlight} because Bun's HTTP client runs that many at once; start with BUN_CONFIG_MAX_HTTP_REQUESTS=1024 to allow ${WEBHOOK_MAX_IN_FLIGHT}.`);
+    logger.warn(
+      `Webhook calls in flight are capped at ${config.webhookMaxInFlight} because Bun's HTTP client runs that many at once; start with BUN_CONFIG_MAX_HTTP_REQUESTS=1024 to allow ${WEBHOOK_MAX_IN_FLIGHT}.`,
+    );
   }
   let listenUrl = '';
   const headerKey = loadOrCreateSecret(config.dataDir, 'webhook-key');
-  const { app, usage, accounts, domains, flush } = createApp({ config, database, jwtSecret, headerKey, logger, fallbackPublicUrl: () => listenUrl });
+  const { app, usage, accounts, domains, flush } = createApp({
+    config,
+    database,
+    jwtSecret,
+    headerKey,
+    logger,
+    fallbackPublicUrl: () => listenUrl,
+  });
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 1024 * 1024 });
   const server = app.server;
   if (!server) throw new Error('the server did not start');
   listenUrl = `http://${server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}`;
 
-  const demo = config.demo ? await seedDemo({ accounts, domains, now: () => new Date() }, demoOrigins(config.publicUrl ?? listenUrl)) : null;
+  const demo = config.demo
+    ? await seedDemo({ accounts, domains, now: () => new Date() }, demoOrigins(config.publicUrl ?? listenUrl))
+    : null;
 
   const flushTimer = setInterval(() => {
     try {

@@ -20,11 +20,18 @@ if (!existsSync(CHROMIUM)) {
   if (canApt) {
     console.log('Installing Debian chromium for the browser tests…');
     const env = { DEBIAN_FRONTEND: 'noninteractive' };
-    if (run(['apt-get', 'update', '-qq'], env) !== 0 || run(['apt-get', 'install', '-y', '-qq', 'chromium'], env) !== 0) {
-      console.error('Could not install chromium; the browser tests will fail. Install it with: apt-get install chromium');
+    if (
+      run(['apt-get', 'update', '-qq'], env) !== 0 ||
+      run(['apt-get', 'install', '-y', '-qq', 'chromium'], env) !== 0
+    ) {
+      console.error(
+        'Could not install chromium; the browser tests will fail. Install it with: apt-get install chromium',
+      );
     }
   } else {
-    console.error(`${CHROMIUM} is missing and this user cannot install it: the browser tests will fail. Install Debian's chromium package (apt-get install chromium).`);
+    console.error(
+      `${CHROMIUM} is missing and this user cannot install it: the browser tests will fail. Install Debian's chromium package (apt-get install chromium).`,
+    );
   }
 }
 

@@ -9,7 +9,11 @@ export async function api(base: string, method: string, path: string, body?: unk
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
   return text === '' ? undefined : JSON.parse(text);
@@ -25,5 +29,10 @@ export async function widgetCall(base: string, route: 'load' | 'verify', apiKey:
     headers: { 'content-type': 'application/json', origin: ORIGIN },
     body: widgetBody(apiKey),
   });
-  return { status: res.status, cors: res.headers.get('access-control-allow-origin'), type: res.headers.get('content-type'), json: await res.json() };
+  return {
+    status: res.status,
+    cors: res.headers.get('access-control-allow-origin'),
+    type: res.headers.get('content-type'),
+    json: await res.json(),
+  };
 }

@@ -90,7 +90,11 @@ export async function startListening(command: string[], options: StartOptions = 
 export async function runToEnd(command: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   const proc = Bun.spawn(command, { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
   track(proc);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   untrack(proc);
   return { stdout, stderr, code };
 }

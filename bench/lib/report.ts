@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const ROOT = join(import.meta.dir, '..', '..');
-export const RESULTS_DIR = join(ROOT, 'bench', 'results');
+const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
 export interface Row {
   metric: string;
@@ -57,7 +57,11 @@ export function gitCommit(): string | null {
     const head = Bun.spawnSync(['git', 'rev-parse', 'HEAD'], { cwd: ROOT, stdout: 'pipe', stderr: 'ignore' });
     if (head.exitCode !== 0) return null;
     const commit = head.stdout.toString().trim();
-    const status = Bun.spawnSync(['git', 'status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, stdout: 'pipe', stderr: 'ignore' });
+    const status = Bun.spawnSync(['git', 'status', '--porcelain', '--untracked-files=no'], {
+      cwd: ROOT,
+      stdout: 'pipe',
+      stderr: 'ignore',
+    });
     return status.exitCode === 0 && status.stdout.toString().trim() !== '' ? `${commit}+dirty` : commit;
   } catch {
     return null;
@@ -66,16 +70,22 @@ export function gitCommit(): string | null {
 
 export { median } from './sampling.ts';
 
-export function formatValue(value: number | null, unit: string): string {
+function formatValue(value: number | null, unit: string): string {
   if (value === null || Number.isNaN(value)) return 'n/a';
   const abs = Math.abs(value);
   const digits = abs >= 1000 ? 0 : abs >= 100 ? 1 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
-  const text = value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: unit === '×' ? 2 : 0 });
+  const text = value.toLocaleString('en-US', {
+    maximumFractionDigits: digits,
+    minimumFractionDigits: unit === '×' ? 2 : 0,
+  });
   return unit === '' ? text : unit === '×' ? `${text}×` : `${text} ${unit}`;
 }
 
 /** A plain-text table: metric, value, target, pass/fail. */
-export function printTable(results: { bench?: string; rows: Row[] }, out: (line: string) => void = (line) => console.log(line)): void {
+export function printTable(
+  results: { bench?: string; rows: Row[] },
+  out: (line: string) => void = (line) => console.log(line),
+): void {
   const header = ['metric', 'value', 'target', 'result'];
   const body = results.rows.map((row) => [
     row.metric,
@@ -84,7 +94,8 @@ export function printTable(results: { bench?: string; rows: Row[] }, out: (line:
     row.pass === null ? (row.note ? 'info' : '') : row.pass ? 'PASS' : 'FAIL',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 1 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 1 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
   if (results.bench) out(`\n== ${results.bench} ==`);
   out(line(header));
   out(widths.map((w) => '-'.repeat(w)).join('  '));

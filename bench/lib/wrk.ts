@@ -30,7 +30,12 @@ export function wrkScript(dir: string, name: string, body: string | string[]): s
   const file = join(dir, `${name}.lua`);
   const lines =
     typeof body === 'string'
-      ? ['wrk.method = "POST"', `wrk.body = ${JSON.stringify(body)}`, 'wrk.headers["Content-Type"] = "application/json"', `wrk.headers["Origin"] = ${JSON.stringify(ORIGIN)}`]
+      ? [
+          'wrk.method = "POST"',
+          `wrk.body = ${JSON.stringify(body)}`,
+          'wrk.headers["Content-Type"] = "application/json"',
+          `wrk.headers["Origin"] = ${JSON.stringify(ORIGIN)}`,
+        ]
       : [
           'wrk.method = "POST"',
           'wrk.headers["Content-Type"] = "application/json"',
@@ -53,7 +58,7 @@ function toMs(text: string): number {
   return match[2] === 'us' ? n / 1000 : match[2] === 'ms' ? n : match[2] === 's' ? n * 1000 : n * 60_000;
 }
 
-export function parseWrk(output: string): WrkResult {
+function parseWrk(output: string): WrkResult {
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(output);
   if (!rps) throw new Error(`could not read wrk output:\n${output}`);
   const pct = (p: string) => toMs(new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(output)?.[1] ?? '');
@@ -91,17 +96,34 @@ export async function wrk(url: string, script: string, seconds: number, watch?: 
   const helpers0 = helpers.map(cpuSecondsOf);
   const own0 = process.cpuUsage();
   const wall0 = performance.now();
-  const proc = Bun.spawn(pinned(CLIENT_CORE, ['wrk', '-t1', `-c${CONNECTIONS}`, `-d${Math.max(1, Math.round(seconds))}s`, '--latency', '-s', script, url]), {
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
+  const proc = Bun.spawn(
+    pinned(CLIENT_CORE, [
+      'wrk',
+      '-t1',
+      `-c${CONNECTIONS}`,
+      `-d${Math.max(1, Math.round(seconds))}s`,
+      '--latency',
+      '-s',
+      script,
+      url,
+    ]),
+    {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  );
   track(proc);
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   untrack(proc);
   const wall = (performance.now() - wall0) / 1000;
   if (code !== 0) throw new Error(`wrk exited ${code}: ${err}${out}`);
   const result = parseWrk(out);
-  if (result.non2xx > 0) throw new Error(`wrk got ${result.non2xx} non-2xx answers from ${url}: the bench setup is wrong`);
+  if (result.non2xx > 0)
+    throw new Error(`wrk got ${result.non2xx} non-2xx answers from ${url}: the bench setup is wrong`);
   if (watch) {
     const serverCpu = cpuSecondsOf(watch.serverPid) - server0;
     const helperCpu = helpers.reduce((sum, pid, i) => sum + cpuSecondsOf(pid) - (helpers0[i] ?? 0), 0);

@@ -5,9 +5,13 @@ import { calcIdArg, calcIdSegment } from '../lib/calc-id.ts';
 export default class Embed extends OwnerCommand {
   static override summary = 'Print the HTML snippet that embeds a calculator on your pages.';
   static override description =
-    'The snippet carries your public API key and the server\'s public URL (from GET /v1/account). Only the snippet goes to stdout, so it can be redirected into a file. ' +
-    'The page\'s origin must be added with `calc domains add`. With --json, stdout holds {calcId, snippet, publicUrl, apiKey}.';
-  static override examples = ['<%= config.bin %> embed bmi', '<%= config.bin %> embed loan > loan-snippet.html', '<%= config.bin %> embed bmi --json'];
+    "The snippet carries your public API key and the server's public URL (from GET /v1/account). Only the snippet goes to stdout, so it can be redirected into a file. " +
+    "The page's origin must be added with `calc domains add`. With --json, stdout holds {calcId, snippet, publicUrl, apiKey}.";
+  static override examples = [
+    '<%= config.bin %> embed bmi',
+    '<%= config.bin %> embed loan > loan-snippet.html',
+    '<%= config.bin %> embed bmi --json',
+  ];
   static override args = { calcId: calcIdArg };
 
   async run() {

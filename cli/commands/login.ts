@@ -22,7 +22,9 @@ export default class Login extends OwnerCommand {
     const input = await readSignInInput(flags, 'login', { confirm: false });
     const { body } = await api.post<SessionBody>('/v1/auth/login', { body: input, auth: false });
     writeLogin({ apiUrl: api.baseUrl, token: body.token, email: body.account.email, expiresAt: body.expiresAt });
-    this.log(`Signed in to ${api.baseUrl} as ${body.account.email} (${body.account.plan} plan) until ${body.expiresAt}.`);
+    this.log(
+      `Signed in to ${api.baseUrl} as ${body.account.email} (${body.account.plan} plan) until ${body.expiresAt}.`,
+    );
     return body;
   }
 }

@@ -17,14 +17,36 @@ export default class Serve extends BaseCommand {
 
   static override flags = {
     host: Flags.string({ description: 'listen address [env: CALC_HOST] (default: 127.0.0.1)' }),
-    port: Flags.integer({ description: 'listen port, 0 picks a free one [env: CALC_PORT] (default: 8787)', min: 0, max: 65535 }),
-    data: Flags.string({ description: 'data directory for calc.db and generated secrets [env: CALC_DATA_DIR] (default: ./data)' }),
-    'public-url': Flags.string({ description: 'public base URL used in embed snippets [env: CALC_PUBLIC_URL] (default: the listen address)' }),
-    'disable-signup': Flags.boolean({ description: 'refuse POST /v1/auth/signup [env: CALC_DISABLE_SIGNUP]', allowNo: false }),
-    'trust-proxy': Flags.string({ description: 'comma list of proxy CIDRs whose X-Forwarded-For is believed [env: CALC_TRUST_PROXY]' }),
-    'quota-free': Flags.integer({ description: 'monthly widget loads on Free [env: CALC_QUOTA_FREE] (default: 1000)', min: 0 }),
-    'quota-base': Flags.integer({ description: 'monthly widget loads on Base [env: CALC_QUOTA_BASE] (default: 100000)', min: 0 }),
-    'quota-extra': Flags.integer({ description: 'monthly widget loads on Extra [env: CALC_QUOTA_EXTRA] (default: 1000000)', min: 0 }),
+    port: Flags.integer({
+      description: 'listen port, 0 picks a free one [env: CALC_PORT] (default: 8787)',
+      min: 0,
+      max: 65535,
+    }),
+    data: Flags.string({
+      description: 'data directory for calc.db and generated secrets [env: CALC_DATA_DIR] (default: ./data)',
+    }),
+    'public-url': Flags.string({
+      description: 'public base URL used in embed snippets [env: CALC_PUBLIC_URL] (default: the listen address)',
+    }),
+    'disable-signup': Flags.boolean({
+      description: 'refuse POST /v1/auth/signup [env: CALC_DISABLE_SIGNUP]',
+      allowNo: false,
+    }),
+    'trust-proxy': Flags.string({
+      description: 'comma list of proxy CIDRs whose X-Forwarded-For is believed [env: CALC_TRUST_PROXY]',
+    }),
+    'quota-free': Flags.integer({
+      description: 'monthly widget loads on Free [env: CALC_QUOTA_FREE] (default: 1000)',
+      min: 0,
+    }),
+    'quota-base': Flags.integer({
+      description: 'monthly widget loads on Base [env: CALC_QUOTA_BASE] (default: 100000)',
+      min: 0,
+    }),
+    'quota-extra': Flags.integer({
+      description: 'monthly widget loads on Extra [env: CALC_QUOTA_EXTRA] (default: 1000000)',
+      min: 0,
+    }),
     demo: Flags.boolean({ description: 'on an empty database, seed a demo account whose page origin is registered' }),
   };
 
@@ -33,7 +55,9 @@ export default class Serve extends BaseCommand {
     const config = loadServerConfig({ ...flags, 'disable-signup': flags['disable-signup'] || undefined });
     const server = await startServer(config);
     // One write, so a reader that waits for the listening line has the demo lines too.
-    const lines = [`calc listening on ${server.listenUrl}${server.url === server.listenUrl ? '' : ` (public URL ${server.url})`}`];
+    const lines = [
+      `calc listening on ${server.listenUrl}${server.url === server.listenUrl ? '' : ` (public URL ${server.url})`}`,
+    ];
     if (server.demo) {
       lines.push(
         'Demo account created (shown once):',

@@ -6,7 +6,7 @@ import { readSignInInput, signInFlags } from '../lib/sign-in-input.ts';
 export default class Signup extends OwnerCommand {
   static override summary = 'Create an account on a calc server (when it allows sign-up) and sign in.';
   static override description =
-    'New accounts start on the Free plan; only the server\'s operator changes plans. The password needs at least 10 characters. ' +
+    "New accounts start on the Free plan; only the server's operator changes plans. The password needs at least 10 characters. " +
     'On a terminal the password is asked for twice without showing it. With --json, stdout holds the body of POST /v1/auth/signup.';
   static override examples = [
     '<%= config.bin %> signup --email owner@shop.example',

@@ -3,7 +3,7 @@ import type { AccountOverviewBody } from '../lib/api-types.ts';
 import { formatDetails } from '../lib/details.ts';
 
 export default class Whoami extends OwnerCommand {
-  static override summary = 'Show the signed-in account, its plan and this month\'s usage.';
+  static override summary = "Show the signed-in account, its plan and this month's usage.";
   static override description = 'With --json, stdout holds the body of GET /v1/account.';
   static override examples = ['<%= config.bin %> whoami', '<%= config.bin %> whoami --json'];
 

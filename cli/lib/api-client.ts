@@ -60,9 +60,14 @@ export class ApiClient {
     if (response.status >= 400) throw this.serverFailure(response.status, body, auth);
     if (response.status >= 300) {
       // Redirects are not followed: a POST would turn into a GET, and the token must not travel on.
-      throw new CliFailure(`The server at ${this.baseUrl} answered with a redirect to ${response.headers.get('location') ?? '(nowhere)'}; use that address as --api-url.`);
+      throw new CliFailure(
+        `The server at ${this.baseUrl} answered with a redirect to ${response.headers.get('location') ?? '(nowhere)'}; use that address as --api-url.`,
+      );
     }
-    if (body === undefined) throw new CliFailure(`The server at ${this.baseUrl} answered HTTP ${response.status} without calc's JSON; is --api-url a calc server?`);
+    if (body === undefined)
+      throw new CliFailure(
+        `The server at ${this.baseUrl} answered HTTP ${response.status} without calc's JSON; is --api-url a calc server?`,
+      );
     return { status: response.status, body: body as T };
   }
 
@@ -99,11 +104,15 @@ export class ApiClient {
   private networkFailure(error: unknown): CliFailure {
     const { name, code, message } = error as { name?: string; code?: string; message?: string };
     const where = `the calc server at ${this.baseUrl}`;
-    if (name === 'TimeoutError' || name === 'AbortError') return new CliFailure(`No answer from ${where} within ${this.timeoutMs / 1000} s.`);
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return new CliFailure(`No answer from ${where} within ${this.timeoutMs / 1000} s.`);
     if (code === 'ECONNREFUSED' || code === 'ConnectionRefused') {
-      return new CliFailure(`Cannot connect to ${where}: connection refused. Is it running? Choose another server with --api-url or CALC_API_URL.`);
+      return new CliFailure(
+        `Cannot connect to ${where}: connection refused. Is it running? Choose another server with --api-url or CALC_API_URL.`,
+      );
     }
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CliFailure(`Cannot connect to ${where}: host ${new URL(this.baseUrl).hostname} not found.`);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return new CliFailure(`Cannot connect to ${where}: host ${new URL(this.baseUrl).hostname} not found.`);
     if (code === 'ECONNRESET') return new CliFailure(`The connection to ${where} was closed before it answered.`);
     return new CliFailure(`Cannot reach ${where}: ${firstLine(message ?? String(error))}`);
   }

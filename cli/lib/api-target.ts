@@ -22,7 +22,13 @@ export function resolveApiTarget(flagUrl: string | undefined, env: Env = process
   const login = readLogin(env);
   const envUrl = nonEmpty(env.CALC_API_URL);
   const [raw, source] =
-    flagUrl !== undefined ? [flagUrl, '--api-url'] : envUrl ? [envUrl, 'CALC_API_URL'] : login ? [login.apiUrl, 'the stored login\'s apiUrl'] : [DEFAULT_API_URL, 'the default'];
+    flagUrl !== undefined
+      ? [flagUrl, '--api-url']
+      : envUrl
+        ? [envUrl, 'CALC_API_URL']
+        : login
+          ? [login.apiUrl, "the stored login's apiUrl"]
+          : [DEFAULT_API_URL, 'the default'];
   const baseUrl = normaliseApiUrl(raw, source);
   const envToken = nonEmpty(env.CALC_TOKEN);
   if (envToken) return { baseUrl, token: envToken, missingTokenReason: '' };
@@ -32,7 +38,10 @@ export function resolveApiTarget(flagUrl: string | undefined, env: Env = process
 function storedToken(login: StoredLogin | null, baseUrl: string, now: Date): Omit<ApiTarget, 'baseUrl'> {
   if (!login) return { token: null, missingTokenReason: 'Not signed in.' };
   if (login.apiUrl !== baseUrl) {
-    return { token: null, missingTokenReason: `Not signed in to ${baseUrl} (the stored login is for ${login.apiUrl}).` };
+    return {
+      token: null,
+      missingTokenReason: `Not signed in to ${baseUrl} (the stored login is for ${login.apiUrl}).`,
+    };
   }
   const expires = Date.parse(login.expiresAt);
   if (Number.isFinite(expires) && expires <= now.getTime()) {
@@ -56,7 +65,10 @@ export function normaliseApiUrl(raw: string, source = '--api-url'): string {
 }
 
 function badUrl(raw: string, source: string): CliFailure {
-  return new CliFailure(`${source} "${raw}" is not a server address such as https://calc.example.com (http or https, no user, query or fragment).`, EXIT.failure);
+  return new CliFailure(
+    `${source} "${raw}" is not a server address such as https://calc.example.com (http or https, no user, query or fragment).`,
+    EXIT.failure,
+  );
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -14,7 +14,7 @@ export type DomainListBody = Static<typeof DomainList>;
 export type DomainBody = Static<typeof DomainEnvelope>;
 export type DomainJson = DomainBody['domain'];
 
-export interface CalculatorSummary {
+interface CalculatorSummary {
   id: string;
   title: string;
   category?: string;

@@ -2,7 +2,10 @@ import { Args } from '@oclif/core';
 import { CliFailure } from '../base-command.ts';
 
 /** The CALCID argument of `config …` and `embed`. */
-export const calcIdArg = Args.string({ description: 'calculator id, as listed by `calc calculators` (e.g. bmi)', required: true });
+export const calcIdArg = Args.string({
+  description: 'calculator id, as listed by `calc calculators` (e.g. bmi)',
+  required: true,
+});
 
 // The server's own rule for ids in paths (CalcIdParam).
 const CALC_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -12,6 +15,9 @@ const CALC_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
  * another route, so such a value never reaches the server.
  */
 export function calcIdSegment(id: string): string {
-  if (!CALC_ID.test(id)) throw new CliFailure(`"${id}" is not a calculator id: lower-case letters, digits and dashes, as listed by \`calc calculators\`.`);
+  if (!CALC_ID.test(id))
+    throw new CliFailure(
+      `"${id}" is not a calculator id: lower-case letters, digits and dashes, as listed by \`calc calculators\`.`,
+    );
   return id;
 }

@@ -24,7 +24,8 @@ export async function readSignInInput(
   options: { confirm: boolean },
 ): Promise<SignInInput> {
   if (flags['password-stdin']) {
-    if (!flags.email) throw new CliFailure(`--email is required with --password-stdin (standard input holds the password).`);
+    if (!flags.email)
+      throw new CliFailure(`--email is required with --password-stdin (standard input holds the password).`);
     return { email: flags.email, password: await readSecretLine() };
   }
   if (!canPrompt()) {

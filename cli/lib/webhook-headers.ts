@@ -19,8 +19,12 @@ export function parseHeaderLines(lines: { text: string; where: string }[]): Reco
     const name = text.slice(0, colon).trim();
     // Optional whitespace around a value is not part of it (RFC 9110 §5.5).
     const value = text.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-    if (!TOKEN.test(name)) throw new CliFailure(`${where}: header name ${printable(name)} is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~).`);
-    if (FORBIDDEN_IN_VALUE.test(value)) throw new CliFailure(`${where}: the value of ${name} contains a line break or NUL character.`);
+    if (!TOKEN.test(name))
+      throw new CliFailure(
+        `${where}: header name ${printable(name)} is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~).`,
+      );
+    if (FORBIDDEN_IN_VALUE.test(value))
+      throw new CliFailure(`${where}: the value of ${name} contains a line break or NUL character.`);
     const key = name.toLowerCase();
     if (seen.has(key)) throw new CliFailure(`Header ${name} is given more than once.`);
     seen.add(key);
@@ -33,6 +37,9 @@ export function parseHeaderLines(lines: { text: string; where: string }[]): Reco
 export function headerLinesFromText(text: string): { text: string; where: string }[] {
   return text
     .split('\n')
-    .map((line, index) => ({ text: line.endsWith('\r') ? line.slice(0, -1) : line, where: `line ${index + 1} of standard input` }))
+    .map((line, index) => ({
+      text: line.endsWith('\r') ? line.slice(0, -1) : line,
+      where: `line ${index + 1} of standard input`,
+    }))
     .filter((line) => line.text.trim() !== '');
 }

@@ -1,5 +1,5 @@
 /** What each webhook outcome (CONTRACT §6) means for the owner, in one sentence. */
-export const OUTCOME_EXPLANATIONS: Record<string, string> = {
+const OUTCOME_EXPLANATIONS: Record<string, string> = {
   ok: 'the webhook answered with a JSON object',
   timeout: 'no complete answer within 5 s (lookup, connect, headers and body together)',
   http_error: 'the webhook answered with an HTTP error status',

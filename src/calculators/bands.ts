@@ -11,7 +11,8 @@ export function bandFor(result: ResultDefinition, value: number, values: FieldVa
   if (!Number.isFinite(value)) return undefined;
   const shown = Number(value.toFixed(result.decimals));
   const band = bandsOf(result, values)?.find(
-    (candidate) => (candidate.min === undefined || shown >= candidate.min) && (candidate.max === undefined || shown < candidate.max),
+    (candidate) =>
+      (candidate.min === undefined || shown >= candidate.min) && (candidate.max === undefined || shown < candidate.max),
   );
   return band?.label;
 }

@@ -105,5 +105,6 @@ export const bmr: CalculatorDefinition = {
     const kcal = readBmrKcal(values, system);
     return kcal === null ? null : { bmr: kcal };
   },
-  notes: 'Weight and height follow the bmi key scheme: weightKg/heightCm in kg/cm, weight/height in the displayed units.',
+  notes:
+    'Weight and height follow the bmi key scheme: weightKg/heightCm in kg/cm, weight/height in the displayed units.',
 };

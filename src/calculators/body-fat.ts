@@ -50,10 +50,31 @@ function lengthPair(
 }
 
 // Imperial ranges are the centimetre ranges converted and rounded inwards.
-const [heightCmField, heightField] = lengthPair('height', 'Height', { min: 100, max: 272, default: 175 }, { min: 39.4, max: 107, default: 69 });
-const [neckCmField, neckField] = lengthPair('neck', 'Neck circumference', { min: 20, max: 80, default: 38 }, { min: 7.9, max: 31.4, default: 15 });
-const [waistCmField, waistField] = lengthPair('waist', 'Waist circumference', { min: 40, max: 200, default: 85 }, { min: 15.8, max: 78.7, default: 33.5 });
-const [hipCmField, hipField] = lengthPair('hip', 'Hip circumference', { min: 50, max: 200, default: 95 }, { min: 19.7, max: 78.7, default: 37.5 }, femaleOnly);
+const [heightCmField, heightField] = lengthPair(
+  'height',
+  'Height',
+  { min: 100, max: 272, default: 175 },
+  { min: 39.4, max: 107, default: 69 },
+);
+const [neckCmField, neckField] = lengthPair(
+  'neck',
+  'Neck circumference',
+  { min: 20, max: 80, default: 38 },
+  { min: 7.9, max: 31.4, default: 15 },
+);
+const [waistCmField, waistField] = lengthPair(
+  'waist',
+  'Waist circumference',
+  { min: 40, max: 200, default: 85 },
+  { min: 15.8, max: 78.7, default: 33.5 },
+);
+const [hipCmField, hipField] = lengthPair(
+  'hip',
+  'Hip circumference',
+  { min: 50, max: 200, default: 95 },
+  { min: 19.7, max: 78.7, default: 37.5 },
+  femaleOnly,
+);
 
 export interface NavyMeasurements {
   isMale: boolean;

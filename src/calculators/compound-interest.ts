@@ -34,7 +34,16 @@ const annualRate: NumberField = {
   help: 'Nominal yearly rate; negative for a loss.',
 };
 
-const years: NumberField = { key: 'years', kind: 'number', label: 'Years', unit: 'years', min: 1, max: 80, default: 10, step: 1 };
+const years: NumberField = {
+  key: 'years',
+  kind: 'number',
+  label: 'Years',
+  unit: 'years',
+  min: 1,
+  max: 80,
+  default: 10,
+  step: 1,
+};
 
 // Compounding periods per year, keyed by option value.
 const periodsPerYear: ReadonlyMap<string, number> = new Map([
@@ -61,7 +70,7 @@ const compounding: SelectField = {
  * Future value after `months` months of a deposit plus end-of-month contributions.
  * `monthlyRate` is the effective monthly rate (0.01 = 1 %).
  */
-export function futureValue(deposit: number, contribution: number, monthlyRate: number, months: number): number {
+function futureValue(deposit: number, contribution: number, monthlyRate: number, months: number): number {
   if (monthlyRate === 0) return deposit + contribution * months;
   // (1 + i)^m − 1 via expm1/log1p keeps its digits when i is tiny (no cancellation).
   const growthMinusOne = Math.expm1(months * Math.log1p(monthlyRate));

@@ -42,7 +42,9 @@ export const calculators: readonly CalculatorDefinition[] = deepFreeze([
 ]);
 
 // A Map, not an object: ids like "__proto__" or "toString" must not find anything.
-const byId: ReadonlyMap<string, CalculatorDefinition> = new Map(calculators.map((calculator) => [calculator.id, calculator]));
+const byId: ReadonlyMap<string, CalculatorDefinition> = new Map(
+  calculators.map((calculator) => [calculator.id, calculator]),
+);
 
 export const calculatorIds: readonly string[] = Object.freeze(calculators.map((calculator) => calculator.id));
 

@@ -67,5 +67,6 @@ export const loan: CalculatorDefinition = {
     const payment = monthlyPayment(principal, rate, months);
     return { payment, totalPaid: payment * months, totalInterest: payment * months - principal };
   },
-  notes: 'Fixed rate, monthly payments at the end of each month. Amounts are in the currency configured for the widget.',
+  notes:
+    'Fixed rate, monthly payments at the end of each month. Amounts are in the currency configured for the widget.',
 };

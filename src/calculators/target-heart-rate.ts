@@ -1,7 +1,16 @@
 import type { CalculatorDefinition, NumberField } from './definition';
 import { readNumber } from './inputs';
 
-const age: NumberField = { key: 'age', kind: 'number', label: 'Age', unit: 'years', min: 10, max: 100, default: 35, step: 1 };
+const age: NumberField = {
+  key: 'age',
+  kind: 'number',
+  label: 'Age',
+  unit: 'years',
+  min: 10,
+  max: 100,
+  default: 35,
+  step: 1,
+};
 
 const restingHr: NumberField = {
   key: 'restingHr',
@@ -37,7 +46,7 @@ const intensityHigh: NumberField = {
 };
 
 /** Karvonen: resting rate plus a share of the heart-rate reserve (max − resting). */
-export function karvonenBpm(maxHr: number, restingBpm: number, intensityPercent: number): number {
+function karvonenBpm(maxHr: number, restingBpm: number, intensityPercent: number): number {
   return restingBpm + ((maxHr - restingBpm) * intensityPercent) / 100;
 }
 

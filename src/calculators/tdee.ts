@@ -50,5 +50,6 @@ export const tdee: CalculatorDefinition = {
     const maintenance = bmrKcal * factor;
     return { tdee: maintenance, lose: Math.max(maintenance - 500, MIN_DIET_KCAL), gain: maintenance + 300 };
   },
-  notes: 'BMR by Mifflin–St Jeor times an activity factor (1.2–1.9). Loss: −500 kcal, never below 1200; gain: +300 kcal.',
+  notes:
+    'BMR by Mifflin–St Jeor times an activity factor (1.2–1.9). Loss: −500 kcal, never below 1200; gain: +300 kcal.',
 };

@@ -22,7 +22,15 @@ const tipPercent: NumberField = {
   step: 0.5,
 };
 
-const people: NumberField = { key: 'people', kind: 'number', label: 'Number of people', min: 1, max: 100, default: 1, step: 1 };
+const people: NumberField = {
+  key: 'people',
+  kind: 'number',
+  label: 'Number of people',
+  min: 1,
+  max: 100,
+  default: 1,
+  step: 1,
+};
 
 export const tip: CalculatorDefinition = {
   id: 'tip',

@@ -3,8 +3,8 @@
  * agreement, 1959). Browser-safe: used by compute functions and by the widget.
  */
 
-export const KG_PER_LB = 0.45359237;
-export const CM_PER_IN = 2.54;
+const KG_PER_LB = 0.45359237;
+const CM_PER_IN = 2.54;
 
 /** Pounds to kilograms (exact factor). */
 export function lbToKg(lb: number): number {

@@ -12,8 +12,16 @@ export function createAccountsStore(db: Db) {
   const byApiKey = db.$client.query<AccountRow, { apiKey: string }>(
     'SELECT id, email, password_hash AS passwordHash, plan, api_key AS apiKey, created_at AS createdAt FROM accounts WHERE api_key = $apiKey',
   );
-  const byId = db.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))).prepare();
-  const byEmail = db.select().from(accounts).where(eq(accounts.email, sql.placeholder('email'))).prepare();
+  const byId = db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.id, sql.placeholder('id')))
+    .prepare();
+  const byEmail = db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.email, sql.placeholder('email')))
+    .prepare();
 
   return {
     findByApiKey: (apiKey: string): AccountRow | undefined => byApiKey.get({ apiKey }) ?? undefined,

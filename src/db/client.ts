@@ -17,7 +17,7 @@ export interface OpenDatabase {
 }
 
 /** Creates the data directory 0700 if needed; the database and its WAL files are 0600. */
-export function ensureDataDir(dataDir: string): void {
+function ensureDataDir(dataDir: string): void {
   if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);
 }

@@ -13,13 +13,23 @@ export function createDomainsStore(db: Db) {
   );
 
   return {
-    status: (accountId: string, origin: string): DomainStatus | undefined => statusOf.get({ accountId, origin })?.status,
+    status: (accountId: string, origin: string): DomainStatus | undefined =>
+      statusOf.get({ accountId, origin })?.status,
 
     find: (accountId: string, origin: string): DomainRow | undefined =>
-      db.select().from(domains).where(and(eq(domains.accountId, accountId), eq(domains.origin, origin))).get(),
+      db
+        .select()
+        .from(domains)
+        .where(and(eq(domains.accountId, accountId), eq(domains.origin, origin)))
+        .get(),
 
     list: (accountId: string): DomainRow[] =>
-      db.select().from(domains).where(eq(domains.accountId, accountId)).orderBy(asc(domains.createdAt), asc(domains.origin)).all(),
+      db
+        .select()
+        .from(domains)
+        .where(eq(domains.accountId, accountId))
+        .orderBy(asc(domains.createdAt), asc(domains.origin))
+        .all(),
 
     countPending: (accountId: string): number =>
       db
@@ -33,11 +43,18 @@ export function createDomainsStore(db: Db) {
     },
 
     activate(accountId: string, origin: string): void {
-      db.update(domains).set({ status: 'active' }).where(and(eq(domains.accountId, accountId), eq(domains.origin, origin))).run();
+      db.update(domains)
+        .set({ status: 'active' })
+        .where(and(eq(domains.accountId, accountId), eq(domains.origin, origin)))
+        .run();
     },
 
     remove(accountId: string, origin: string): boolean {
-      const removed = db.delete(domains).where(and(eq(domains.accountId, accountId), eq(domains.origin, origin))).returning({ origin: domains.origin }).all();
+      const removed = db
+        .delete(domains)
+        .where(and(eq(domains.accountId, accountId), eq(domains.origin, origin)))
+        .returning({ origin: domains.origin })
+        .all();
       return removed.length === 1;
     },
 

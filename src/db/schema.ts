@@ -8,11 +8,16 @@ export const accounts = sqliteTable(
     id: text('id').primaryKey(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    plan: text('plan', { enum: ['free', 'base', 'extra'] }).notNull().default('free'),
+    plan: text('plan', { enum: ['free', 'base', 'extra'] })
+      .notNull()
+      .default('free'),
     apiKey: text('api_key').notNull(),
     createdAt: text('created_at').notNull(),
   },
-  (table) => [uniqueIndex('accounts_email_unique').on(table.email), uniqueIndex('accounts_api_key_unique').on(table.apiKey)],
+  (table) => [
+    uniqueIndex('accounts_email_unique').on(table.email),
+    uniqueIndex('accounts_api_key_unique').on(table.apiKey),
+  ],
 );
 
 export const domains = sqliteTable(
@@ -25,7 +30,10 @@ export const domains = sqliteTable(
     status: text('status', { enum: ['active', 'pending'] }).notNull(),
     createdAt: text('created_at').notNull(),
   },
-  (table) => [primaryKey({ columns: [table.accountId, table.origin] }), index('domains_status_idx').on(table.accountId, table.status)],
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.origin] }),
+    index('domains_status_idx').on(table.accountId, table.status),
+  ],
 );
 
 /** Widget loads per account and calendar month (UTC), `period` = "YYYY-MM". */

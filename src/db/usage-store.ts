@@ -20,7 +20,10 @@ export function createUsageStore(db: Db) {
         for (const delta of deltas) {
           tx.insert(usage)
             .values(delta)
-            .onConflictDoUpdate({ target: [usage.accountId, usage.period], set: { loads: sql`${usage.loads} + ${delta.loads}` } })
+            .onConflictDoUpdate({
+              target: [usage.accountId, usage.period],
+              set: { loads: sql`${usage.loads} + ${delta.loads}` },
+            })
             .run();
         }
       });

@@ -9,7 +9,12 @@ export function createWidgetConfigStore(db: Db) {
   const byKey = db
     .select()
     .from(widgetConfigs)
-    .where(and(eq(widgetConfigs.accountId, sql.placeholder('accountId')), eq(widgetConfigs.calcId, sql.placeholder('calcId'))))
+    .where(
+      and(
+        eq(widgetConfigs.accountId, sql.placeholder('accountId')),
+        eq(widgetConfigs.calcId, sql.placeholder('calcId')),
+      ),
+    )
     .prepare();
 
   return {
@@ -21,7 +26,12 @@ export function createWidgetConfigStore(db: Db) {
         .values({ ...row, webhookStatus: null })
         .onConflictDoUpdate({
           target: [widgetConfigs.accountId, widgetConfigs.calcId],
-          set: { webhookUrl: row.webhookUrl, webhookHeaders: row.webhookHeaders, webhookStatus: null, updatedAt: row.updatedAt },
+          set: {
+            webhookUrl: row.webhookUrl,
+            webhookHeaders: row.webhookHeaders,
+            webhookStatus: null,
+            updatedAt: row.updatedAt,
+          },
         })
         .run();
     },

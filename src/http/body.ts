@@ -1,6 +1,6 @@
 import { AppError, invalidRequest } from '../errors.ts';
 
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 /** 413 before anything is read when the declared size is already too large. */
 export function declaredTooLarge(request: Request): boolean {
@@ -60,11 +60,15 @@ export function parseJsonText(text: string, contentType: string, rules: BodyRule
   if (text.length === 0) return undefined;
   if (rules.widget && text.includes('\uFFFD')) throw notUtf8();
   // The widget's own spelling first: this runs on every widget call.
-  const type = contentType === 'application/json' ? contentType : (contentType.split(';')[0]?.trim().toLowerCase() ?? '');
+  const type =
+    contentType === 'application/json' ? contentType : (contentType.split(';')[0]?.trim().toLowerCase() ?? '');
   if (type !== 'application/json' && !(rules.widget && type === 'text/plain')) {
-    throw invalidRequest(`Send the body as JSON with Content-Type: application/json${rules.widget ? ' (or text/plain)' : ''}.`);
+    throw invalidRequest(
+      `Send the body as JSON with Content-Type: application/json${rules.widget ? ' (or text/plain)' : ''}.`,
+    );
   }
-  if (!rules.flatSchema && mayNestDeeperThan(text, MAX_DEPTH) && nestingExceeds(text, MAX_DEPTH)) throw invalidRequest(`The request body nests deeper than ${MAX_DEPTH} levels.`);
+  if (!rules.flatSchema && mayNestDeeperThan(text, MAX_DEPTH) && nestingExceeds(text, MAX_DEPTH))
+    throw invalidRequest(`The request body nests deeper than ${MAX_DEPTH} levels.`);
   try {
     return JSON.parse(text);
   } catch {
@@ -82,7 +86,8 @@ const MAX_DEPTH = 32;
 function mayNestDeeperThan(text: string, limit: number): boolean {
   let openers = 0;
   for (const bracket of ['{', '[']) {
-    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) if (++openers > limit) return true;
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1))
+      if (++openers > limit) return true;
   }
   return false;
 }
@@ -93,7 +98,8 @@ function nestingExceeds(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // skip the escaped character
+      if (c === 0x5c)
+        i++; // skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {

@@ -32,10 +32,15 @@ export function httpConventions(deps: { logger: Logger; requestLog: RequestLog }
       }
       if (declaredTooLarge(request)) {
         requestLog.finish(request, 413);
-        return new Response(JSON.stringify(payloadTooLarge().body()), { status: 413, headers: { ...(set.headers as Record<string, string>), 'content-type': 'application/json' } });
+        return new Response(JSON.stringify(payloadTooLarge().body()), {
+          status: 413,
+          headers: { ...(set.headers as Record<string, string>), 'content-type': 'application/json' },
+        });
       }
     })
-    .onParse({ as: 'global' }, ({ request, contentType }) => parseJsonBody(request, contentType, { widget: pathOf(request.url).startsWith('/v1/widget/') }))
+    .onParse({ as: 'global' }, ({ request, contentType }) =>
+      parseJsonBody(request, contentType, { widget: pathOf(request.url).startsWith('/v1/widget/') }),
+    )
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       requestLog.markDone(request);
       // Elysia wraps what a body parser throws; ours throws AppErrors (413, 400).
@@ -67,7 +72,8 @@ export function httpConventions(deps: { logger: Logger; requestLog: RequestLog }
     })
     .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
       // A handler that returns a Response (304, 204, the load answer) sets its own status.
-      const status = responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200;
+      const status =
+        responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200;
       requestLog.finish(request, status);
     });
 }

@@ -11,8 +11,14 @@ export interface SchemaError {
 export function schemaFailure(errors: SchemaError[] | undefined): ErrorBody {
   const first = errors?.[0];
   const fieldOf = (e: SchemaError) => (e.path ?? '').replace(/^\//, '').replaceAll('/', '.');
-  const message = first ? `${fieldOf(first) || 'body'}: ${first.message ?? 'invalid value'}.` : 'The request does not match the expected shape.';
-  return errorBody('invalid_request', message, errors?.slice(0, 10).map((e) => ({ field: fieldOf(e), message: e.message ?? 'invalid value' })));
+  const message = first
+    ? `${fieldOf(first) || 'body'}: ${first.message ?? 'invalid value'}.`
+    : 'The request does not match the expected shape.';
+  return errorBody(
+    'invalid_request',
+    message,
+    errors?.slice(0, 10).map((e) => ({ field: fieldOf(e), message: e.message ?? 'invalid value' })),
+  );
 }
 
 /** 500 `internal`: the details go to the log under the request id, never to the caller. */

@@ -26,7 +26,7 @@ export interface NativeRoute<S extends TSchema = TSchema> {
   answer(body: Static<S>, request: Request): string | Promise<string>;
 }
 
-export type NativeHandler = (request: Request) => Promise<Response>;
+type NativeHandler = (request: Request) => Promise<Response>;
 
 export interface NativeRoutes {
   /** For `Bun.serve({ routes })`: other methods on these paths fall through to Elysia. */
@@ -44,7 +44,11 @@ export function nativeRoutes(list: NativeRoute[], deps: { logger: Logger; reques
   return {
     routes,
     match: (request) => (request.method === 'POST' ? routes[pathOf(request.url)]?.POST : undefined),
-    docs: list.map((route) => ({ method: 'POST', path: route.path, hooks: { body: route.body, response: route.response, detail: route.detail } })),
+    docs: list.map((route) => ({
+      method: 'POST',
+      path: route.path,
+      hooks: { body: route.body, response: route.response, detail: route.detail },
+    })),
   };
 }
 
@@ -63,7 +67,11 @@ function serveNative(route: NativeRoute, deps: { logger: Logger; requestLog: Req
     let headers: Record<string, string> | undefined;
     try {
       // Read, then parse: one awaited promise (Bun's own) on the hot path.
-      const body = parseJsonText(await readBodyText(request, WIDGET_BODY), request.headers.get('content-type') ?? '', WIDGET_BODY);
+      const body = parseJsonText(
+        await readBodyText(request, WIDGET_BODY),
+        request.headers.get('content-type') ?? '',
+        WIDGET_BODY,
+      );
       if (schema.Check(body)) {
         const answer = route.answer(body, request);
         text = typeof answer === 'string' ? answer : await answer;
@@ -82,8 +90,15 @@ function serveNative(route: NativeRoute, deps: { logger: Logger; requestLog: Req
       }
     }
     writeLog(requestId, status, requestLog.elapsed(startedAt));
-    const answerHeaders = { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'x-request-id': requestId };
+    const answerHeaders = {
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'x-request-id': requestId,
+    };
     // Only some errors add headers (Retry-After): the common answer skips the copy.
-    return new Response(text, { status, headers: headers === undefined ? answerHeaders : { ...answerHeaders, ...headers } });
+    return new Response(text, {
+      status,
+      headers: headers === undefined ? answerHeaders : { ...answerHeaders, ...headers },
+    });
   };
 }

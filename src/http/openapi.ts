@@ -6,13 +6,29 @@ export interface RouteLike {
     params?: unknown;
     response?: unknown;
     /** `responses` (OpenAPI form): answers documented, not validated (a pre-built body). */
-    detail?: { summary?: string; description?: string; hide?: boolean; security?: unknown; responses?: Record<string, unknown> };
+    detail?: {
+      summary?: string;
+      description?: string;
+      hide?: boolean;
+      security?: unknown;
+      responses?: Record<string, unknown>;
+    };
   };
 }
 
 const STATUS_TEXT: Record<string, string> = {
-  '200': 'OK', '201': 'Created', '202': 'Accepted', '400': 'Invalid request', '401': 'Unauthorized', '403': 'Forbidden',
-  '404': 'Not found', '409': 'Conflict', '413': 'Payload too large', '422': 'Unprocessable', '429': 'Too many requests', '503': 'Not ready',
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '400': 'Invalid request',
+  '401': 'Unauthorized',
+  '403': 'Forbidden',
+  '404': 'Not found',
+  '409': 'Conflict',
+  '413': 'Payload too large',
+  '422': 'Unprocessable',
+  '429': 'Too many requests',
+  '503': 'Not ready',
 };
 
 /**
@@ -33,16 +49,26 @@ export function buildOpenApi(routes: RouteLike[], info: { title: string; version
     if (hooks.detail?.security) operation.security = hooks.detail.security;
     const params = plain(hooks.params) as { properties?: Record<string, unknown> } | undefined;
     if (params?.properties) {
-      operation.parameters = Object.entries(params.properties).map(([name, schema]) => ({ name, in: 'path', required: true, schema }));
+      operation.parameters = Object.entries(params.properties).map(([name, schema]) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema,
+      }));
     }
     if (hooks.body) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: plain(hooks.body) } } };
     }
-    (paths[path] ??= {})[route.method.toLowerCase()] = operation;
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operation;
   }
   return {
     openapi: '3.0.3',
-    info: { ...info, description: 'Embeddable calculators: widget routes take the public API key in the body; owner routes take a JWT.' },
+    info: {
+      ...info,
+      description:
+        'Embeddable calculators: widget routes take the public API key in the body; owner routes take a JWT.',
+    },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     paths,
   };
@@ -59,7 +85,10 @@ function responsesOf(response: unknown): Record<string, unknown> {
   if (!response || typeof response !== 'object') return { '200': { description: 'OK' } };
   const entries = 'type' in response ? [['200', response] as const] : Object.entries(response);
   for (const [status, schema] of entries) {
-    out[status] = { description: STATUS_TEXT[status] ?? status, content: { 'application/json': { schema: plain(schema) } } };
+    out[status] = {
+      description: STATUS_TEXT[status] ?? status,
+      content: { 'application/json': { schema: plain(schema) } },
+    };
   }
   return out;
 }

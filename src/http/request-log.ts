@@ -70,7 +70,11 @@ export function createRequestLog(logger: Logger) {
     },
     finish(request: Request, status: number): void {
       const found = info.get(request);
-      logger.requestLines(request.method, loggedPath(pathOf(request.url)))(found?.id, status, found ? (found.ms ?? elapsed(found.startedAt)) : undefined);
+      logger.requestLines(request.method, loggedPath(pathOf(request.url)))(
+        found?.id,
+        status,
+        found ? (found.ms ?? elapsed(found.startedAt)) : undefined,
+      );
     },
   };
 }

@@ -3,7 +3,7 @@ import ipaddr from 'ipaddr.js';
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
 /** Result of judging one address. */
-export type AddressVerdict = { ok: true; address: string } | { ok: false; reason: string };
+type AddressVerdict = { ok: true; address: string } | { ok: false; reason: string };
 
 /** Judges resolved or literal IP addresses for the webhook guard. */
 export interface AddressPolicy {

@@ -4,7 +4,7 @@ import { readCappedBody } from './read-body.ts';
 import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver, type WebhookTarget } from './url-check.ts';
 
 /** What one guarded webhook fetch ended with (CONTRACT §6). */
-export type WebhookFetchOutcome =
+type WebhookFetchOutcome =
   | 'ok'
   | 'timeout'
   | 'http_error'
@@ -60,7 +60,9 @@ function tlsOptions(target: WebhookTarget): BunFetchRequestInit['tls'] {
 // Without `stream: true` a decoder keeps no state between calls: one serves every fetch.
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function parseObject(bytes: Uint8Array): { outcome: 'ok'; body: Record<string, unknown> } | { outcome: 'invalid_json' | 'not_object' } {
+function parseObject(
+  bytes: Uint8Array,
+): { outcome: 'ok'; body: Record<string, unknown> } | { outcome: 'invalid_json' | 'not_object' } {
   let value: unknown;
   try {
     value = JSON.parse(utf8.decode(bytes));

@@ -1,5 +1,5 @@
 /** Names a customer may not configure: `Host` is ours, the rest are hop-by-hop or framing. */
-export const FORBIDDEN_HEADER_NAMES: ReadonlySet<string> = new Set([
+const FORBIDDEN_HEADER_NAMES: ReadonlySet<string> = new Set([
   'host',
   'content-length',
   'transfer-encoding',
@@ -19,6 +19,7 @@ const MAX_TOTAL_BYTES = 8 * 1024;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // CR and LF would split the request (header injection); NUL truncates in some
 // servers. Code points above U+00FF cannot be sent in an HTTP/1.1 header at all.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point of this check
 const BAD_VALUE = /[\r\n\u0000]|[^\u0000-\u00ff]/u;
 
 /** Result of {@link validateWebhookHeaders}. */

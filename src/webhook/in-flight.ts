@@ -10,7 +10,9 @@ export interface InFlightLimiter {
  * Creates a limiter of webhook calls in flight per account and in all, so a flood of
  * widget loads cannot turn the service into an amplifier against one endpoint.
  */
-export function createInFlightLimiter(options: { perAccount: number; total: number } = { perAccount: 8, total: 512 }): InFlightLimiter {
+export function createInFlightLimiter(
+  options: { perAccount: number; total: number } = { perAccount: 8, total: 512 },
+): InFlightLimiter {
   const perAccount = new Map<string, number>();
   let total = 0;
   return {

@@ -1,4 +1,10 @@
-import { perSystem, type CalculatorDefinition, type Field, type NumberField, type UnitSystem } from '../calculators/definition.ts';
+import {
+  perSystem,
+  type CalculatorDefinition,
+  type Field,
+  type NumberField,
+  type UnitSystem,
+} from '../calculators/definition.ts';
 
 /** Result of {@link mergeWebhookValues}. */
 export interface MergeResult {
@@ -41,9 +47,19 @@ export function mergeWebhookValues(calculator: CalculatorDefinition, body: unkno
     const descriptor = Object.getOwnPropertyDescriptor(body, key);
     const field = fields.get(key);
     // Data properties only: a getter is never invoked.
-    if (field !== undefined && descriptor !== undefined && 'value' in descriptor && accepts(field, descriptor.value, systems)) {
+    if (
+      field !== undefined &&
+      descriptor !== undefined &&
+      'value' in descriptor &&
+      accepts(field, descriptor.value, systems)
+    ) {
       // defineProperty, not assignment: `values.__proto__ = x` would set the prototype.
-      Object.defineProperty(values, key, { value: descriptor.value, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(values, key, {
+        value: descriptor.value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     } else {
       ignoredKeys.push(key);
     }

@@ -113,9 +113,12 @@ export async function readCappedBody(
     }
   } catch {
     void reader.cancel().catch(() => {});
-    if (options.signal.aborted) return { ok: false, outcome: 'timeout', reason: 'body not complete within the time budget' };
-    if (state.wireBytes > options.maxBytes) return { ok: false, outcome: 'too_large', reason: `body exceeds ${options.maxBytes} bytes` };
-    if (state.sourceFailed) return { ok: false, outcome: 'unreachable', reason: 'connection failed while reading the body' };
+    if (options.signal.aborted)
+      return { ok: false, outcome: 'timeout', reason: 'body not complete within the time budget' };
+    if (state.wireBytes > options.maxBytes)
+      return { ok: false, outcome: 'too_large', reason: `body exceeds ${options.maxBytes} bytes` };
+    if (state.sourceFailed)
+      return { ok: false, outcome: 'unreachable', reason: 'connection failed while reading the body' };
     return { ok: false, outcome: 'invalid_json', reason: 'body could not be decoded' };
   }
   return { ok: true, bytes: concat(chunks, total) };
@@ -126,15 +129,20 @@ export async function readCappedBody(
  * one call: HTTP framing stops the read at the declared length and the fetch's signal
  * aborts it, so the cap and the time budget hold without a stream per chunk.
  */
-async function readDeclaredLength(response: Response, options: { maxBytes: number; signal: AbortSignal }): Promise<BodyResult> {
+async function readDeclaredLength(
+  response: Response,
+  options: { maxBytes: number; signal: AbortSignal },
+): Promise<BodyResult> {
   try {
     // The fetch's own signal aborts this read (tested: a dripping body ends at the budget).
     const bytes = await response.bytes();
-    if (bytes.byteLength > options.maxBytes) return { ok: false, outcome: 'too_large', reason: `body exceeds ${options.maxBytes} bytes` };
+    if (bytes.byteLength > options.maxBytes)
+      return { ok: false, outcome: 'too_large', reason: `body exceeds ${options.maxBytes} bytes` };
     return { ok: true, bytes };
   } catch {
     void response.body?.cancel().catch(() => {});
-    if (options.signal.aborted) return { ok: false, outcome: 'timeout', reason: 'body not complete within the time budget' };
+    if (options.signal.aborted)
+      return { ok: false, outcome: 'timeout', reason: 'body not complete within the time budget' };
     return { ok: false, outcome: 'unreachable', reason: 'connection failed while reading the body' };
   }
 }

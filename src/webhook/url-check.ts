@@ -35,6 +35,7 @@ const MAX_URL_LENGTH = 2048;
 // Backslashes, whitespace (including Unicode spaces) and C0/C1 controls are refused
 // outright: the WHATWG parser silently rewrites or strips them, and other URL
 // parsers (logs, the customer's proxies) may read such a URL differently.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point of this check
 const FORBIDDEN_CHARS = /[\\\s\u0000-\u001f\u007f-\u009f]/u;
 
 function isAllowedPort(port: number): boolean {
@@ -106,7 +107,10 @@ export async function resolveAndCheck(
   try {
     // The resolver takes no signal: race it so a slow DNS server spends the same
     // budget as connect and body, not a budget of its own.
-    answers = await raceAbort(Promise.resolve().then(() => deps.resolve(target.hostname)), deps.signal);
+    answers = await raceAbort(
+      Promise.resolve().then(() => deps.resolve(target.hostname)),
+      deps.signal,
+    );
   } catch {
     if (deps.signal.aborted) return { ok: false, outcome: 'timeout', reason: 'name lookup timed out' };
     return { ok: false, outcome: 'unreachable', reason: `name ${target.hostname} does not resolve` };
@@ -120,7 +124,11 @@ export async function resolveAndCheck(
   for (const answer of answers) {
     const verdict = deps.policy.check(answer);
     if (!verdict.ok) {
-      return { ok: false, outcome: 'blocked_address', reason: `${target.hostname} resolves to a blocked address: ${verdict.reason}` };
+      return {
+        ok: false,
+        outcome: 'blocked_address',
+        reason: `${target.hostname} resolves to a blocked address: ${verdict.reason}`,
+      };
     }
     checked.push(verdict.address);
   }

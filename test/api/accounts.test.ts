@@ -21,7 +21,9 @@ describe('POST /v1/auth/signup', () => {
 
   test('creates a free account with a pk_ key and a working token', async () => {
     using app = testApp();
-    const res = await app.request('POST', '/v1/auth/signup', { body: { email: ' Owner@Shop.Example ', password: 'correct horse battery' } });
+    const res = await app.request('POST', '/v1/auth/signup', {
+      body: { email: ' Owner@Shop.Example ', password: 'correct horse battery' },
+    });
     expect(res.status).toBe(201);
     expect(res.json.account).toMatchObject({ email: 'owner@shop.example', plan: 'free' });
     expect(res.json.account.apiKey).toMatch(/^pk_[0-9A-Za-z]{24,}$/);
@@ -34,7 +36,9 @@ describe('POST /v1/auth/signup', () => {
 
   test('a plan in the body is ignored: new accounts start on free', async () => {
     using app = testApp();
-    const res = await app.request('POST', '/v1/auth/signup', { body: { email: 'a@shop.example', password: 'long enough pw', plan: 'extra' } });
+    const res = await app.request('POST', '/v1/auth/signup', {
+      body: { email: 'a@shop.example', password: 'long enough pw', plan: 'extra' },
+    });
     expect(res.status).toBe(201);
     expect(res.json.account.plan).toBe('free');
   });
@@ -42,14 +46,18 @@ describe('POST /v1/auth/signup', () => {
   test('the same email (any case) is 409 email_taken', async () => {
     using app = testApp();
     await app.signup('owner@shop.example');
-    const res = await app.request('POST', '/v1/auth/signup', { body: { email: 'OWNER@shop.example', password: 'another long password' } });
+    const res = await app.request('POST', '/v1/auth/signup', {
+      body: { email: 'OWNER@shop.example', password: 'another long password' },
+    });
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe('email_taken');
   });
 
   test('disabled sign-up is 403 signup_disabled and creates nothing', async () => {
     using app = testApp({ flags: { 'disable-signup': true } });
-    const res = await app.request('POST', '/v1/auth/signup', { body: { email: 'a@shop.example', password: 'long enough pw' } });
+    const res = await app.request('POST', '/v1/auth/signup', {
+      body: { email: 'a@shop.example', password: 'long enough pw' },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error.code).toBe('signup_disabled');
     expect(app.accounts.count()).toBe(0);
@@ -72,7 +80,9 @@ describe('POST /v1/auth/login', () => {
     expect(ok.status).toBe(200);
     expect(ok.json.account.email).toBe(email);
     const wrong = await app.request('POST', '/v1/auth/login', { body: { email, password: 'wrong password!' } });
-    const unknown = await app.request('POST', '/v1/auth/login', { body: { email: 'nobody@shop.example', password: 'wrong password!' } });
+    const unknown = await app.request('POST', '/v1/auth/login', {
+      body: { email: 'nobody@shop.example', password: 'wrong password!' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.json).toEqual(unknown.json);
@@ -95,7 +105,11 @@ describe('POST /v1/auth/login', () => {
   test('a burst of parallel guesses is limited too (attempts are counted before the slow check)', async () => {
     using app = testApp();
     const { email } = await app.signup();
-    const results = await Promise.all(Array.from({ length: 30 }, () => app.request('POST', '/v1/auth/login', { body: { email, password: 'wrong password!' } })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        app.request('POST', '/v1/auth/login', { body: { email, password: 'wrong password!' } }),
+      ),
+    );
     expect(results.filter((r) => r.status === 401)).toHaveLength(10);
     expect(results.filter((r) => r.status === 429)).toHaveLength(20);
   });
@@ -103,14 +117,16 @@ describe('POST /v1/auth/login', () => {
   test('successful sign-ins from one address do not use up its failure allowance', async () => {
     using app = testApp();
     const { email, password } = await app.signup();
-    for (let i = 0; i < 12; i++) expect((await app.request('POST', '/v1/auth/login', { body: { email, password } })).status).toBe(200);
+    for (let i = 0; i < 12; i++)
+      expect((await app.request('POST', '/v1/auth/login', { body: { email, password } })).status).toBe(200);
   });
 
   test('the limit lifts when the window has passed', async () => {
     let now = new Date('2026-03-01T00:00:00Z');
     using app = testApp({ now: () => now });
     const { email, password } = await app.signup();
-    for (let i = 0; i < 10; i++) await app.request('POST', '/v1/auth/login', { body: { email, password: 'wrong password!' } });
+    for (let i = 0; i < 10; i++)
+      await app.request('POST', '/v1/auth/login', { body: { email, password: 'wrong password!' } });
     expect((await app.request('POST', '/v1/auth/login', { body: { email, password } })).status).toBe(429);
     now = new Date(now.getTime() + 15 * 60 * 1000 + 1000);
     expect((await app.request('POST', '/v1/auth/login', { body: { email, password } })).status).toBe(200);
@@ -129,11 +145,23 @@ describe('owner routes refuse bad tokens', () => {
   async function tokens(app: ReturnType<typeof testApp>) {
     const { id } = await app.signup();
     const now = Math.floor(Date.now() / 1000);
-    const expired = await new SignJWT({ sub: id }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(now - 100).setExpirationTime(now - 10).sign(secret);
-    const otherSecret = await new SignJWT({ sub: id }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode('another-secret-another-secret-another'));
+    const expired = await new SignJWT({ sub: id })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(now - 100)
+      .setExpirationTime(now - 10)
+      .sign(secret);
+    const otherSecret = await new SignJWT({ sub: id })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('another-secret-another-secret-another'));
     const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const algNone = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: id, exp: now + 3600 })}.`;
-    const unknownAccount = await new SignJWT({ sub: 'acct_doesnotexist' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(secret);
+    const unknownAccount = await new SignJWT({ sub: 'acct_doesnotexist' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(secret);
     return {
       missing: undefined,
       malformed: 'Bearer not-a-jwt',
@@ -147,23 +175,45 @@ describe('owner routes refuse bad tokens', () => {
 
   test('a bad token is refused before the body is validated (no schema details for strangers)', async () => {
     using app = testApp();
-    for (const [method, path] of [['POST', '/v1/domains'], ['DELETE', '/v1/domains'], ['PUT', '/v1/widget-config/bmi'], ['PUT', '/v1/widget-config/BAD']] as const) {
-      const res = await app.request(method, path, { headers: { authorization: 'Bearer forged.token.value' }, body: { nonsense: [1, 2, 3] } });
-      expect({ path, status: res.status, code: res.json.error.code, details: res.json.error.details }).toEqual({ path, status: 401, code: 'unauthorized', details: undefined });
+    for (const [method, path] of [
+      ['POST', '/v1/domains'],
+      ['DELETE', '/v1/domains'],
+      ['PUT', '/v1/widget-config/bmi'],
+      ['PUT', '/v1/widget-config/BAD'],
+    ] as const) {
+      const res = await app.request(method, path, {
+        headers: { authorization: 'Bearer forged.token.value' },
+        body: { nonsense: [1, 2, 3] },
+      });
+      expect({ path, status: res.status, code: res.json.error.code, details: res.json.error.details }).toEqual({
+        path,
+        status: 401,
+        code: 'unauthorized',
+        details: undefined,
+      });
     }
   });
 
   test('the Bearer scheme is case-insensitive', async () => {
     using app = testApp();
     const { token } = await app.signup();
-    expect((await app.request('GET', '/v1/account', { headers: { authorization: `bearer ${token}` } })).status).toBe(200);
+    expect((await app.request('GET', '/v1/account', { headers: { authorization: `bearer ${token}` } })).status).toBe(
+      200,
+    );
   });
 
   test.each(routes)('%s %s → 401 unauthorized for every bad credential', async (method, path) => {
     using app = testApp();
     for (const [name, header] of Object.entries(await tokens(app))) {
-      const res = await app.request(method, path, { headers: header ? { authorization: header } : {}, body: method === 'GET' ? undefined : { domain: 'https://shop.example' } });
-      expect({ name, status: res.status, code: res.json?.error?.code }).toEqual({ name, status: 401, code: 'unauthorized' });
+      const res = await app.request(method, path, {
+        headers: header ? { authorization: header } : {},
+        body: method === 'GET' ? undefined : { domain: 'https://shop.example' },
+      });
+      expect({ name, status: res.status, code: res.json?.error?.code }).toEqual({
+        name,
+        status: 401,
+        code: 'unauthorized',
+      });
     }
   });
 });
@@ -198,7 +248,9 @@ describe('GET /v1/account and key rotation', () => {
     const newKey = rotated.json.account.apiKey;
     expect(newKey).not.toBe(apiKey);
     expect(newKey).toMatch(/^pk_/);
-    expect((await app.request('POST', '/v1/widget/verify', { body: body(apiKey) })).json.error.code).toBe('invalid_api_key');
+    expect((await app.request('POST', '/v1/widget/verify', { body: body(apiKey) })).json.error.code).toBe(
+      'invalid_api_key',
+    );
     expect((await app.request('POST', '/v1/widget/verify', { body: body(newKey) })).status).toBe(200);
   });
 });

@@ -36,13 +36,15 @@ describe('owner domain routes', () => {
     expect((await app.request('GET', '/v1/domains', { token })).json.domains).toEqual([]);
   });
 
-  test('accounts do not see or remove each other\'s domains', async () => {
+  test("accounts do not see or remove each other's domains", async () => {
     using app = testApp();
     const a = await app.signup();
     const b = await app.signup();
     await app.request('POST', '/v1/domains', { token: a.token, body: { domain: 'https://a.example' } });
     expect((await app.request('GET', '/v1/domains', { token: b.token })).json.domains).toEqual([]);
-    expect((await app.request('DELETE', '/v1/domains', { token: b.token, body: { domain: 'https://a.example' } })).status).toBe(404);
+    expect(
+      (await app.request('DELETE', '/v1/domains', { token: b.token, body: { domain: 'https://a.example' } })).status,
+    ).toBe(404);
     expect((await app.request('GET', '/v1/domains', { token: a.token })).json.domains).toHaveLength(1);
   });
 });
@@ -60,14 +62,22 @@ describe('register-domain: a page asks, the owner approves', () => {
     expect((await ask(app, apiKey, 'https://BLOG.example/')).status).toBe(202);
     expect((await app.request('GET', '/v1/domains', { token })).json.domains).toHaveLength(1);
 
-    const verify = await app.request('POST', '/v1/widget/verify', { body: { apiKey, domain: 'https://blog.example', calcId: 'bmi' } });
+    const verify = await app.request('POST', '/v1/widget/verify', {
+      body: { apiKey, domain: 'https://blog.example', calcId: 'bmi' },
+    });
     expect(verify.status).toBe(403);
     expect(verify.json.error.code).toBe('domain_pending');
 
     const approve = await app.request('POST', '/v1/domains', { token, body: { domain: 'https://blog.example' } });
     expect(approve.status).toBe(201);
     expect(approve.json.domain.status).toBe('active');
-    expect((await app.request('POST', '/v1/widget/verify', { body: { apiKey, domain: 'https://blog.example', calcId: 'bmi' } })).status).toBe(200);
+    expect(
+      (
+        await app.request('POST', '/v1/widget/verify', {
+          body: { apiKey, domain: 'https://blog.example', calcId: 'bmi' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await ask(app, apiKey, 'https://blog.example')).status).toBe(200);
   });
 
@@ -78,7 +88,9 @@ describe('register-domain: a page asks, the owner approves', () => {
     const res = await ask(app, apiKey, 'https://a.blog.example');
     expect(res.status).toBe(200);
     expect(res.json.domain).toMatchObject({ domain: 'https://a.blog.example', status: 'active' });
-    expect((await app.request('GET', '/v1/domains', { token })).json.domains.map((d: { domain: string }) => d.domain)).toEqual(['https://*.blog.example']);
+    expect(
+      (await app.request('GET', '/v1/domains', { token })).json.domains.map((d: { domain: string }) => d.domain),
+    ).toEqual(['https://*.blog.example']);
   });
 
   test('wildcards are refused (400); bad key 401; Origin must match (403)', async () => {

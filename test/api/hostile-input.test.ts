@@ -12,7 +12,13 @@ const ROUTES: { method: string; path: string; owner: boolean }[] = [
   { method: 'POST', path: '/v1/widget/register-domain', owner: false },
 ];
 
-const VALID = JSON.stringify({ apiKey: 'pk_x', domain: 'https://shop.example', calcId: 'bmi', email: 'a@shop.example', password: 'long enough pw' });
+const VALID = JSON.stringify({
+  apiKey: 'pk_x',
+  domain: 'https://shop.example',
+  calcId: 'bmi',
+  email: 'a@shop.example',
+  password: 'long enough pw',
+});
 
 // A deterministic generator so a failure can be replayed.
 function random(seed: number) {
@@ -27,7 +33,19 @@ function hostileBodies(): string[] {
   const rnd = random(42);
   const unicode = ['\u0000', '\u202e', '\ud83d\ude00', '\ud800', 'Ω', '\uFEFF', 'ℌ', '\u0085', '\\u0000'];
   const bodies = [
-    '', '{', '}', '[', 'null', 'true', '1', '"x"', '[]', '{}', '{"a":', 'NaN', '{"apiKey":}',
+    '',
+    '{',
+    '}',
+    '[',
+    'null',
+    'true',
+    '1',
+    '"x"',
+    '[]',
+    '{}',
+    '{"a":',
+    'NaN',
+    '{"apiKey":}',
     JSON.stringify({ apiKey: 'x'.repeat(60_000) }),
     JSON.stringify({ apiKey: null, domain: null, calcId: null, email: null, password: null }),
     JSON.stringify({ apiKey: [], domain: {}, calcId: 1, email: true, password: 1.5 }),
@@ -35,15 +53,25 @@ function hostileBodies(): string[] {
     '{"__proto__": {"polluted": 1}, "apiKey": "pk_x", "domain": "https://shop.example", "calcId": "bmi"}',
     JSON.stringify({ apiKey: 'pk_x', domain: `https://${'a'.repeat(250)}.example`, calcId: 'bmi' }),
     JSON.stringify({ apiKey: 'pk_x', domain: 'https://shop.example', calcId: '../../etc/passwd' }),
-    '[' .repeat(5000) + ']'.repeat(5000),
+    '['.repeat(5000) + ']'.repeat(5000),
     `{"apiKey":${'['.repeat(5000)}${']'.repeat(5000)},"domain":"https://shop.example","calcId":"bmi","email":${'['.repeat(3000)}${']'.repeat(3000)}}`,
     `{"domain":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`,
   ];
-  for (const u of unicode) bodies.push(JSON.stringify({ apiKey: `pk_${u}`, domain: `https://${u}.example`, calcId: u, email: `${u}@x.example`, password: u.repeat(12) }));
+  for (const u of unicode)
+    bodies.push(
+      JSON.stringify({
+        apiKey: `pk_${u}`,
+        domain: `https://${u}.example`,
+        calcId: u,
+        email: `${u}@x.example`,
+        password: u.repeat(12),
+      }),
+    );
   for (let i = 0; i < 40; i++) bodies.push(VALID.slice(0, Math.floor(rnd() * VALID.length)));
   for (let i = 0; i < 40; i++) {
     const chars = [...VALID];
-    for (let j = 0; j < 4; j++) chars[Math.floor(rnd() * chars.length)] = String.fromCharCode(Math.floor(rnd() * 0x3000));
+    for (let j = 0; j < 4; j++)
+      chars[Math.floor(rnd() * chars.length)] = String.fromCharCode(Math.floor(rnd() * 0x3000));
     bodies.push(chars.join(''));
   }
   return bodies;
@@ -75,7 +103,10 @@ describe('sizes, routes and request ids', () => {
   test('a body over 64 KiB is 413 payload_too_large before parsing, and nothing is created', async () => {
     using app = testApp();
     const big = JSON.stringify({ email: 'big@shop.example', password: 'x'.repeat(70_000) });
-    const res = await app.request('POST', '/v1/auth/signup', { body: big, headers: { 'content-length': String(big.length) } });
+    const res = await app.request('POST', '/v1/auth/signup', {
+      body: big,
+      headers: { 'content-length': String(big.length) },
+    });
     expect(res.status).toBe(413);
     expect(res.json.error.code).toBe('payload_too_large');
     expect(app.accounts.count()).toBe(0);
@@ -91,7 +122,13 @@ describe('sizes, routes and request ids', () => {
         else controller.close();
       },
     });
-    const res = await app.handle(new Request('http://calc.test/v1/widget/verify', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' } }));
+    const res = await app.handle(
+      new Request('http://calc.test/v1/widget/verify', {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe('payload_too_large');
   });
@@ -102,12 +139,32 @@ describe('sizes, routes and request ids', () => {
     app.app.listen({ hostname: '127.0.0.1', port: 0 });
     try {
       const base = `http://127.0.0.1:${app.app.server?.port}`;
-      const bad = new Uint8Array([...new TextEncoder().encode('{"apiKey":"pk_'), 0xff, 0xfe, ...new TextEncoder().encode('","domain":"https://shop.example","calcId":"bmi"}')]);
+      const bad = new Uint8Array([
+        ...new TextEncoder().encode('{"apiKey":"pk_'),
+        0xff,
+        0xfe,
+        ...new TextEncoder().encode('","domain":"https://shop.example","calcId":"bmi"}'),
+      ]);
       // U+FFFD itself, validly encoded: never part of a widget body, refused there the same way.
-      const replacement = new TextEncoder().encode('{"apiKey":"pk_\uFFFD","domain":"https://shop.example","calcId":"bmi"}');
-      for (const [path, body] of [['/v1/widget/load', bad], ['/v1/widget/verify', replacement], ['/v1/widget/register-domain', bad], ['/v1/auth/signup', bad]] as const) {
-        const res = await fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
-        expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status: 400, body: { error: { code: 'invalid_request', message: 'The request body is not valid UTF-8.' } } });
+      const replacement = new TextEncoder().encode(
+        '{"apiKey":"pk_\uFFFD","domain":"https://shop.example","calcId":"bmi"}',
+      );
+      for (const [path, body] of [
+        ['/v1/widget/load', bad],
+        ['/v1/widget/verify', replacement],
+        ['/v1/widget/register-domain', bad],
+        ['/v1/auth/signup', bad],
+      ] as const) {
+        const res = await fetch(`${base}${path}`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect({ path, status: res.status, body: await res.json() }).toEqual({
+          path,
+          status: 400,
+          body: { error: { code: 'invalid_request', message: 'The request body is not valid UTF-8.' } },
+        });
       }
     } finally {
       await app.app.stop(true);
@@ -116,7 +173,12 @@ describe('sizes, routes and request ids', () => {
 
   test('unknown routes and methods are 404 not_found in the envelope', async () => {
     using app = testApp();
-    for (const [method, path] of [['GET', '/nope'], ['GET', '/v1/widget/load'], ['PATCH', '/v1/domains'], ['GET', '/v1/../etc/passwd']] as const) {
+    for (const [method, path] of [
+      ['GET', '/nope'],
+      ['GET', '/v1/widget/load'],
+      ['PATCH', '/v1/domains'],
+      ['GET', '/v1/../etc/passwd'],
+    ] as const) {
       const res = await app.request(method, path);
       expect(res.status).toBe(404);
       expect(res.json.error.code).toBe('not_found');
@@ -155,7 +217,8 @@ describe('logs', () => {
       expect(Object.keys(line).sort()).toEqual(['level', 'method', 'ms', 'msg', 'path', 'requestId', 'status', 'time']);
     }
     const all = app.logs.join('\n');
-    for (const secret of [password, 'wrong but secret', token, apiKey, token.split('.')[2] as string]) expect(all).not.toContain(secret);
+    for (const secret of [password, 'wrong but secret', token, apiKey, token.split('.')[2] as string])
+      expect(all).not.toContain(secret);
   });
 });
 
@@ -175,9 +238,18 @@ describe('health and docs', () => {
     const doc = (await app.request('GET', '/openapi.json')).json;
     expect(doc.openapi).toMatch(/^3\./);
     for (const [path, method] of [
-      ['/v1/auth/signup', 'post'], ['/v1/auth/login', 'post'], ['/v1/account', 'get'], ['/v1/account/rotate-api-key', 'post'],
-      ['/v1/domains', 'get'], ['/v1/domains', 'post'], ['/v1/domains', 'delete'], ['/v1/widget/verify', 'post'],
-      ['/v1/widget/load', 'post'], ['/v1/widget/register-domain', 'post'], ['/v1/calculators', 'get'], ['/v1/calculators/{calcId}', 'get'],
+      ['/v1/auth/signup', 'post'],
+      ['/v1/auth/login', 'post'],
+      ['/v1/account', 'get'],
+      ['/v1/account/rotate-api-key', 'post'],
+      ['/v1/domains', 'get'],
+      ['/v1/domains', 'post'],
+      ['/v1/domains', 'delete'],
+      ['/v1/widget/verify', 'post'],
+      ['/v1/widget/load', 'post'],
+      ['/v1/widget/register-domain', 'post'],
+      ['/v1/calculators', 'get'],
+      ['/v1/calculators/{calcId}', 'get'],
     ]) {
       expect(doc.paths[path as string]?.[method as string]).toBeDefined();
     }
@@ -200,23 +272,29 @@ describe('unexpected failures', () => {
   test.each([
     ['GET', '/v1/domains'],
     ['POST', '/v1/widget/load'],
-  ])('a bug in %s %s answers 500 internal whose message repeats the request id; the log has the cause, the answer not', async (method, path) => {
-    using app = testApp();
-    const { token, apiKey } = await app.signup();
-    app.database.sqlite.close();
-    const res = await app.request(method, path, { token, body: method === 'POST' ? { apiKey, domain: 'https://shop.example', calcId: 'bmi' } : undefined });
-    expect(res.status).toBe(500);
-    expect(res.json.error.code).toBe('internal');
-    const requestId = res.headers.get('x-request-id') as string;
-    expect(res.json.error.message).toContain(requestId);
-    expect(res.text).not.toMatch(/database|sqlite|\.ts:\d+/i);
-    const logged = app.logs.map((line) => JSON.parse(line)).find((l) => l.level === 'error');
-    expect(logged).toMatchObject({ requestId, msg: 'unhandled error' });
-    expect(typeof logged.stack).toBe('string');
-    await Bun.sleep(20); // Elysia's after-response hooks run after the answer
-    const requestLine = app.logs.map((line) => JSON.parse(line)).find((l) => l.msg === 'request' && l.path === path);
-    expect(requestLine).toMatchObject({ requestId, method, status: 500 });
-  });
+  ])(
+    'a bug in %s %s answers 500 internal whose message repeats the request id; the log has the cause, the answer not',
+    async (method, path) => {
+      using app = testApp();
+      const { token, apiKey } = await app.signup();
+      app.database.sqlite.close();
+      const res = await app.request(method, path, {
+        token,
+        body: method === 'POST' ? { apiKey, domain: 'https://shop.example', calcId: 'bmi' } : undefined,
+      });
+      expect(res.status).toBe(500);
+      expect(res.json.error.code).toBe('internal');
+      const requestId = res.headers.get('x-request-id') as string;
+      expect(res.json.error.message).toContain(requestId);
+      expect(res.text).not.toMatch(/database|sqlite|\.ts:\d+/i);
+      const logged = app.logs.map((line) => JSON.parse(line)).find((l) => l.level === 'error');
+      expect(logged).toMatchObject({ requestId, msg: 'unhandled error' });
+      expect(typeof logged.stack).toBe('string');
+      await Bun.sleep(20); // Elysia's after-response hooks run after the answer
+      const requestLine = app.logs.map((line) => JSON.parse(line)).find((l) => l.msg === 'request' && l.path === path);
+      expect(requestLine).toMatchObject({ requestId, method, status: 500 });
+    },
+  );
 });
 
 describe('request log status', () => {
@@ -227,7 +305,10 @@ describe('request log status', () => {
     await app.request('OPTIONS', '/v1/widget/load');
     await app.request('POST', '/v1/widget/load', { body: 'x'.repeat(70_000), headers: { 'content-length': '70000' } });
     await Bun.sleep(20);
-    const statuses = app.logs.map((line) => JSON.parse(line)).filter((l) => l.msg === 'request').map((l) => `${l.method} ${l.status}`);
+    const statuses = app.logs
+      .map((line) => JSON.parse(line))
+      .filter((l) => l.msg === 'request')
+      .map((l) => `${l.method} ${l.status}`);
     expect(statuses).toContain('GET 304');
     expect(statuses).toContain('OPTIONS 204');
     expect(statuses).toContain('POST 413');

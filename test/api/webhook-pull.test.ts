@@ -10,16 +10,25 @@ async function extraShop(app: TestApp, url: string, headers: Record<string, stri
   const owner = await app.signup();
   app.accounts.setPlan(owner.id, 'extra');
   await app.request('POST', '/v1/domains', { token: owner.token, body: { domain: ORIGIN } });
-  const saved = await app.request('PUT', '/v1/widget-config/bmi', { token: owner.token, body: { config: { webhook: { url, headers } } } });
+  const saved = await app.request('PUT', '/v1/widget-config/bmi', {
+    token: owner.token,
+    body: { config: { webhook: { url, headers } } },
+  });
   if (saved.status !== 200) throw new Error(`save failed: ${saved.text}`);
   return owner;
 }
 
-const load = (app: TestApp, apiKey: string) => app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' }, headers: { origin: ORIGIN } });
+const load = (app: TestApp, apiKey: string) =>
+  app.request('POST', '/v1/widget/load', {
+    body: { apiKey, domain: ORIGIN, calcId: 'bmi' },
+    headers: { origin: ORIGIN },
+  });
 
 let good: TargetServer;
 beforeAll(() => {
-  good = startTarget('127.0.0.2', () => Response.json({ weight: 154, heightCm: 175, __proto__: { polluted: true }, shoeSize: 44 }));
+  good = startTarget('127.0.0.2', () =>
+    Response.json({ weight: 154, heightCm: 175, __proto__: { polluted: true }, shoeSize: 44 }),
+  );
 });
 afterAll(() => good.stop());
 
@@ -88,7 +97,11 @@ describe('the pull on every widget load', () => {
   test.each([
     ['a non-2xx status', () => new Response('nope', { status: 500 }), 'http_error'],
     ['a redirect', () => Response.redirect('http://127.0.0.1/steal', 302), 'redirect'],
-    ['invalid JSON', () => new Response('{not json', { headers: { 'content-type': 'application/json' } }), 'invalid_json'],
+    [
+      'invalid JSON',
+      () => new Response('{not json', { headers: { 'content-type': 'application/json' } }),
+      'invalid_json',
+    ],
     ['an array', () => Response.json([{ weightKg: 80 }]), 'not_object'],
     ['null', () => Response.json(null), 'not_object'],
     ['a string', () => Response.json('x'), 'not_object'],
@@ -136,7 +149,10 @@ describe('the pull on every widget load', () => {
       using app = testApp({ env: ALLOW });
       const { apiKey, id } = await extraShop(app, good.url('/ok'));
       // Simulate a config written before a rule existed (or by hand): the fetch still refuses it.
-      app.database.sqlite.run('UPDATE widget_configs SET webhook_url = ? WHERE account_id = ?', [internal.url('/x'), id]);
+      app.database.sqlite.run('UPDATE widget_configs SET webhook_url = ? WHERE account_id = ?', [
+        internal.url('/x'),
+        id,
+      ]);
       const res = await load(app, apiKey);
       expect(res.json.values).toEqual({});
       expect(internal.hits).toBe(0);
@@ -176,7 +192,10 @@ describe('the pull on every widget load', () => {
       await load(app, owner.apiKey),
       await app.request('GET', '/v1/widget-config/bmi', { token: owner.token }),
       await app.request('POST', '/v1/widget-config/bmi/test-webhook', { token: owner.token }),
-      await app.request('PUT', '/v1/widget-config/bmi', { token: owner.token, body: { config: { webhook: { url: good.url('/s'), headers: { Authorization: '<redacted>' } } } } }),
+      await app.request('PUT', '/v1/widget-config/bmi', {
+        token: owner.token,
+        body: { config: { webhook: { url: good.url('/s'), headers: { Authorization: '<redacted>' } } } },
+      }),
       await app.request('GET', '/openapi.json'),
     ];
     await Bun.sleep(20);

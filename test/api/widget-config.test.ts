@@ -22,7 +22,8 @@ async function extraOwner(app: TestApp) {
   return owner;
 }
 
-const put = (app: TestApp, token: string, calcId: string, config: unknown) => app.request('PUT', `/v1/widget-config/${calcId}`, { token, body: { config } });
+const put = (app: TestApp, token: string, calcId: string, config: unknown) =>
+  app.request('PUT', `/v1/widget-config/${calcId}`, { token, body: { config } });
 
 describe('GET/PUT /v1/widget-config/:calcId', () => {
   test('nothing saved → {config: {}} and no status', async () => {
@@ -35,28 +36,39 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
   test('Extra saves a webhook; header values are redacted in every answer and encrypted at rest', async () => {
     using app = testApp({ env: ALLOW });
     const { token, id } = await extraOwner(app);
-    const saved = await put(app, token, 'bmi', { webhook: { url: target.url('/prefill'), headers: { Authorization: SECRET, 'X-Shop': 'one' } } });
+    const saved = await put(app, token, 'bmi', {
+      webhook: { url: target.url('/prefill'), headers: { Authorization: SECRET, 'X-Shop': 'one' } },
+    });
     expect(saved.status).toBe(200);
-    expect(saved.json.config.webhook).toEqual({ url: target.url('/prefill'), headers: { Authorization: '<redacted>', 'X-Shop': '<redacted>' } });
+    expect(saved.json.config.webhook).toEqual({
+      url: target.url('/prefill'),
+      headers: { Authorization: '<redacted>', 'X-Shop': '<redacted>' },
+    });
     const read = await app.request('GET', '/v1/widget-config/bmi', { token });
     expect(read.json.config).toEqual(saved.json.config);
     expect(read.text).not.toContain('s3cr3t');
-    const row = app.database.sqlite.query('SELECT * FROM widget_configs WHERE account_id = ?').get(id) as Record<string, string>;
+    const row = app.database.sqlite.query('SELECT * FROM widget_configs WHERE account_id = ?').get(id) as Record<
+      string,
+      string
+    >;
     expect(JSON.stringify(row)).not.toContain('s3cr3t');
     expect(row.webhook_headers?.startsWith('v1.')).toBe(true);
   });
 
-  test.each(['free', 'base'] as const)('a %s account saving a webhook → 403 plan_required naming Extra and its plan; nothing stored', async (plan) => {
-    using app = testApp({ env: ALLOW });
-    const owner = await app.signup();
-    app.accounts.setPlan(owner.id, plan);
-    const res = await put(app, owner.token, 'bmi', { webhook: { url: target.url() } });
-    expect(res.status).toBe(403);
-    expect(res.json.error.code).toBe('plan_required');
-    expect(res.json.error.message).toContain('Extra plan (50 USD per month)');
-    expect(res.json.error.message).toContain(plan === 'free' ? 'Free' : 'Base');
-    expect(app.database.sqlite.query('SELECT count(*) AS n FROM widget_configs').get()).toEqual({ n: 0 });
-  });
+  test.each(['free', 'base'] as const)(
+    'a %s account saving a webhook → 403 plan_required naming Extra and its plan; nothing stored',
+    async (plan) => {
+      using app = testApp({ env: ALLOW });
+      const owner = await app.signup();
+      app.accounts.setPlan(owner.id, plan);
+      const res = await put(app, owner.token, 'bmi', { webhook: { url: target.url() } });
+      expect(res.status).toBe(403);
+      expect(res.json.error.code).toBe('plan_required');
+      expect(res.json.error.message).toContain('Extra plan (50 USD per month)');
+      expect(res.json.error.message).toContain(plan === 'free' ? 'Free' : 'Base');
+      expect(app.database.sqlite.query('SELECT count(*) AS n FROM widget_configs').get()).toEqual({ n: 0 });
+    },
+  );
 
   test('removal works on any plan: {config: {}} and {webhook: null}', async () => {
     using app = testApp({ env: ALLOW });
@@ -76,9 +88,30 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
     const cases: [string, string, string, unknown, number, string][] = [
       ['malformed body', free.token, 'bmi', 'nope', 400, 'invalid_request'],
       ['malformed calcId', free.token, 'BMI!', { webhook: { url: 'ftp://x' } }, 400, 'invalid_request'],
-      ['unknown calculator before plan', free.token, 'nope', { webhook: { url: 'ftp://x' } }, 404, 'calculator_not_found'],
-      ['plan before headers and URL', free.token, 'bmi', { webhook: { url: 'ftp://x', headers: { Host: 'x' } } }, 403, 'plan_required'],
-      ['headers before URL', extra.token, 'bmi', { webhook: { url: 'ftp://x', headers: { Host: 'x' } } }, 400, 'invalid_request'],
+      [
+        'unknown calculator before plan',
+        free.token,
+        'nope',
+        { webhook: { url: 'ftp://x' } },
+        404,
+        'calculator_not_found',
+      ],
+      [
+        'plan before headers and URL',
+        free.token,
+        'bmi',
+        { webhook: { url: 'ftp://x', headers: { Host: 'x' } } },
+        403,
+        'plan_required',
+      ],
+      [
+        'headers before URL',
+        extra.token,
+        'bmi',
+        { webhook: { url: 'ftp://x', headers: { Host: 'x' } } },
+        400,
+        'invalid_request',
+      ],
       ['URL last', extra.token, 'bmi', { webhook: { url: 'ftp://x' } }, 422, 'invalid_webhook_url'],
     ];
     for (const [name, token, calcId, config, status, code] of cases) {
@@ -129,7 +162,10 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
     ['http://10.0.0.1/', '10.0.0.1'],
     ['http://does-not-resolve.invalid/', 'resolve'],
   ])('URL %s → 422 invalid_webhook_url naming the reason', async (url, reason) => {
-    using app = testApp({ env: ALLOW, resolve: async (name) => (name === 'does-not-resolve.invalid' ? [] : ['93.184.215.14']) });
+    using app = testApp({
+      env: ALLOW,
+      resolve: async (name) => (name === 'does-not-resolve.invalid' ? [] : ['93.184.215.14']),
+    });
     const { token } = await extraOwner(app);
     const res = await put(app, token, 'bmi', { webhook: { url } });
     expect(res.status).toBe(422);
@@ -148,9 +184,13 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
   test('"<redacted>" sent back keeps the stored secret; a header left out is removed', async () => {
     using app = testApp({ env: ALLOW });
     const { token } = await extraOwner(app);
-    await put(app, token, 'bmi', { webhook: { url: target.url('/a'), headers: { Authorization: SECRET, 'X-Old': 'gone' } } });
+    await put(app, token, 'bmi', {
+      webhook: { url: target.url('/a'), headers: { Authorization: SECRET, 'X-Old': 'gone' } },
+    });
     const read = (await app.request('GET', '/v1/widget-config/bmi', { token })).json;
-    const edited = { webhook: { url: target.url('/b'), headers: { Authorization: read.config.webhook.headers.Authorization } } };
+    const edited = {
+      webhook: { url: target.url('/b'), headers: { Authorization: read.config.webhook.headers.Authorization } },
+    };
     const saved = await put(app, token, 'bmi', edited);
     expect(saved.json.config.webhook).toEqual({ url: target.url('/b'), headers: { Authorization: '<redacted>' } });
     const before = target.requests.length;
@@ -168,7 +208,9 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
 
 describe('POST /v1/widget-config/:calcId/test-webhook', () => {
   test('shows outcome, status, values and ignored keys; records webhookStatus', async () => {
-    const shop = startTarget('127.0.0.2', () => Response.json({ weightKg: 90, height: 70, unknown: 1, heightCm: 'tall', __proto__: 5 }));
+    const shop = startTarget('127.0.0.2', () =>
+      Response.json({ weightKg: 90, height: 70, unknown: 1, heightCm: 'tall', __proto__: 5 }),
+    );
     try {
       using app = testApp({ env: ALLOW });
       const { token } = await extraOwner(app);
@@ -189,7 +231,9 @@ describe('POST /v1/widget-config/:calcId/test-webhook', () => {
   test('no webhook → no_webhook; non-Extra → plan_required and no call', async () => {
     using app = testApp({ env: ALLOW });
     const owner = await extraOwner(app);
-    expect((await app.request('POST', '/v1/widget-config/bmi/test-webhook', { token: owner.token })).json.outcome).toBe('no_webhook');
+    expect((await app.request('POST', '/v1/widget-config/bmi/test-webhook', { token: owner.token })).json.outcome).toBe(
+      'no_webhook',
+    );
     await put(app, owner.token, 'bmi', { webhook: { url: target.url('/plan') } });
     app.accounts.setPlan(owner.id, 'base');
     const hits = target.hits;
@@ -217,7 +261,10 @@ describe('POST /v1/widget-config/:calcId/test-webhook', () => {
       expect((await running).json.outcome).toBe('http_error');
       expect((await app.request('GET', '/v1/widget-config/bmi', { token })).json.webhookStatus).toBeNull();
       await put(app, token, 'bmi', {});
-      expect((await app.request('GET', '/v1/widget-config/bmi', { token })).json).toMatchObject({ config: {}, webhookStatus: null });
+      expect((await app.request('GET', '/v1/widget-config/bmi', { token })).json).toMatchObject({
+        config: {},
+        webhookStatus: null,
+      });
     } finally {
       release();
       await slow.stop();
@@ -230,7 +277,9 @@ describe('POST /v1/widget-config/:calcId/test-webhook', () => {
     await put(app, token, 'bmi', { webhook: { url: target.url() } });
     await app.request('POST', '/v1/widget-config/bmi/test-webhook', { token });
     app.flush();
-    const row = app.database.sqlite.query('SELECT webhook_status FROM widget_configs').get() as { webhook_status: string };
+    const row = app.database.sqlite.query('SELECT webhook_status FROM widget_configs').get() as {
+      webhook_status: string;
+    };
     expect(JSON.parse(row.webhook_status).outcome).toBe('ok');
     expect((await app.request('GET', '/v1/widget-config/bmi', { token })).json.webhookStatus.outcome).toBe('ok');
   });

@@ -19,14 +19,56 @@ describe.each(['verify', 'load'])('POST /v1/widget/%s checks in the contract ord
     void token;
     const cases: [string, unknown, Record<string, string>, number, string][] = [
       ['missing fields', { apiKey }, {}, 400, 'invalid_request'],
-      ['wrong types (even with a bad key)', { apiKey: 'pk_bad', domain: ORIGIN, calcId: 5 }, {}, 400, 'invalid_request'],
-      ['malformed domain (even with a bad key)', { apiKey: 'pk_bad', domain: 'not a url', calcId: 'bmi' }, {}, 400, 'invalid_request'],
-      ['bad key (even with a mismatching Origin)', { apiKey: 'pk_bad', domain: ORIGIN, calcId: 'bmi' }, { origin: 'https://evil.example' }, 401, 'invalid_api_key'],
-      ['Origin header differs from domain', { apiKey, domain: ORIGIN, calcId: 'bmi' }, { origin: 'https://evil.example' }, 403, 'origin_mismatch'],
-      ['Origin "null" (sandboxed frame)', { apiKey, domain: ORIGIN, calcId: 'bmi' }, { origin: 'null' }, 403, 'origin_mismatch'],
-      ['unregistered domain (even with an unknown calculator)', { apiKey, domain: 'https://other.example', calcId: 'nope' }, {}, 403, 'domain_not_registered'],
+      [
+        'wrong types (even with a bad key)',
+        { apiKey: 'pk_bad', domain: ORIGIN, calcId: 5 },
+        {},
+        400,
+        'invalid_request',
+      ],
+      [
+        'malformed domain (even with a bad key)',
+        { apiKey: 'pk_bad', domain: 'not a url', calcId: 'bmi' },
+        {},
+        400,
+        'invalid_request',
+      ],
+      [
+        'bad key (even with a mismatching Origin)',
+        { apiKey: 'pk_bad', domain: ORIGIN, calcId: 'bmi' },
+        { origin: 'https://evil.example' },
+        401,
+        'invalid_api_key',
+      ],
+      [
+        'Origin header differs from domain',
+        { apiKey, domain: ORIGIN, calcId: 'bmi' },
+        { origin: 'https://evil.example' },
+        403,
+        'origin_mismatch',
+      ],
+      [
+        'Origin "null" (sandboxed frame)',
+        { apiKey, domain: ORIGIN, calcId: 'bmi' },
+        { origin: 'null' },
+        403,
+        'origin_mismatch',
+      ],
+      [
+        'unregistered domain (even with an unknown calculator)',
+        { apiKey, domain: 'https://other.example', calcId: 'nope' },
+        {},
+        403,
+        'domain_not_registered',
+      ],
       ['pending domain', { apiKey, domain: 'https://pending.example', calcId: 'bmi' }, {}, 403, 'domain_pending'],
-      ['unknown calculator (even over quota)', { apiKey, domain: ORIGIN, calcId: 'nope' }, {}, 404, 'calculator_not_found'],
+      [
+        'unknown calculator (even over quota)',
+        { apiKey, domain: ORIGIN, calcId: 'nope' },
+        {},
+        404,
+        'calculator_not_found',
+      ],
       ['quota exhausted', { apiKey, domain: ORIGIN, calcId: 'bmi' }, { origin: ORIGIN }, 429, 'quota_exceeded'],
     ];
     for (const [name, body, headers, status, code] of cases) {
@@ -50,7 +92,9 @@ describe.each(['verify', 'load'])('POST /v1/widget/%s checks in the contract ord
 
   test('answers the CORS preflight for any origin', async () => {
     using app = testApp();
-    const res = await app.request('OPTIONS', path, { headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST' } });
+    const res = await app.request('OPTIONS', path, {
+      headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-methods')).toContain('POST');
@@ -82,7 +126,10 @@ describe('load and verify answers', () => {
     await app.request('POST', '/v1/widget/load', { body: { apiKey, domain: 'https://other.example', calcId: 'bmi' } });
     await app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'nope' } });
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' } })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' } })).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     expect((await app.request('GET', '/v1/account', { token })).json.usage).toMatchObject({ used: 3, limit: 3 });
     const verify = await app.request('POST', '/v1/widget/verify', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' } });
@@ -93,7 +140,9 @@ describe('load and verify answers', () => {
     using app = testApp({ flags: { 'quota-free': 25 } });
     const { apiKey, token } = await owner(app);
     const results = await Promise.all(
-      Array.from({ length: 60 }, () => app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' } })),
+      Array.from({ length: 60 }, () =>
+        app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' } }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(25);
     expect(results.filter((r) => r.status === 429)).toHaveLength(35);
@@ -121,7 +170,8 @@ describe('load and verify answers', () => {
   test('counts survive a flush and a restart on the same data directory', async () => {
     using app = testApp();
     const { apiKey, token } = await owner(app);
-    for (let i = 0; i < 4; i++) await app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' } });
+    for (let i = 0; i < 4; i++)
+      await app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' } });
     app.usage.flush();
     const stored = app.database.sqlite.query('SELECT loads FROM usage').get() as { loads: number };
     expect(stored.loads).toBe(4);
@@ -154,7 +204,7 @@ describe('public catalogue', () => {
   });
 });
 
-describe('verify and load over a real socket (served by Bun\'s router, not Elysia)', () => {
+describe("verify and load over a real socket (served by Bun's router, not Elysia)", () => {
   test('the same answers, headers and errors as everywhere else; other methods fall through to Elysia', async () => {
     using app = testApp();
     const { apiKey } = await owner(app);
@@ -176,17 +226,32 @@ describe('verify and load over a real socket (served by Bun\'s router, not Elysi
         expect(await res.json()).toEqual(viaHandle.json);
       }
 
-      const invalid = await fetch(`${base}/v1/widget/load`, { method: 'POST', body: JSON.stringify({ apiKey, domain: ORIGIN, calcId: 5 }), headers: { 'content-type': 'application/json' } });
+      const invalid = await fetch(`${base}/v1/widget/load`, {
+        method: 'POST',
+        body: JSON.stringify({ apiKey, domain: ORIGIN, calcId: 5 }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(invalid.status).toBe(400);
       expect(invalid.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
       expect(await invalid.json()).toEqual({
-        error: { code: 'invalid_request', message: 'calcId: Expected string.', details: [{ field: 'calcId', message: 'Expected string' }] },
+        error: {
+          code: 'invalid_request',
+          message: 'calcId: Expected string.',
+          details: [{ field: 'calcId', message: 'Expected string' }],
+        },
       });
-      const tooLarge = await fetch(`${base}/v1/widget/verify`, { method: 'POST', body: 'x'.repeat(70_000), headers: { 'content-type': 'application/json' } });
+      const tooLarge = await fetch(`${base}/v1/widget/verify`, {
+        method: 'POST',
+        body: 'x'.repeat(70_000),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(tooLarge.status).toBe(413);
       expect((await tooLarge.json()).error.code).toBe('payload_too_large');
 
-      const preflight = await fetch(`${base}/v1/widget/load`, { method: 'OPTIONS', headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST' } });
+      const preflight = await fetch(`${base}/v1/widget/load`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST' },
+      });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
       const get = await fetch(`${base}/v1/widget/load`);
@@ -194,11 +259,12 @@ describe('verify and load over a real socket (served by Bun\'s router, not Elysi
       expect((await get.json()).error.code).toBe('not_found');
 
       await Bun.sleep(20);
-      const lines = app.logs.map((line) => JSON.parse(line)).filter((l) => l.msg === 'request' && l.path.startsWith('/v1/widget/'));
-      expect(lines.filter((l) => l.requestId === 'proxy-request-0001').map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual([
-        'POST /v1/widget/verify 200',
-        'POST /v1/widget/load 200',
-      ]);
+      const lines = app.logs
+        .map((line) => JSON.parse(line))
+        .filter((l) => l.msg === 'request' && l.path.startsWith('/v1/widget/'));
+      expect(
+        lines.filter((l) => l.requestId === 'proxy-request-0001').map((l) => `${l.method} ${l.path} ${l.status}`),
+      ).toEqual(['POST /v1/widget/verify 200', 'POST /v1/widget/load 200']);
     } finally {
       await app.app.stop(true);
     }

@@ -5,7 +5,12 @@ import { DEFAULT_API_URL, normaliseApiUrl, resolveApiTarget } from '../../cli/li
 import { configDir, readLogin, removeLogin, writeLogin } from '../../cli/lib/credentials.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
-const login = (apiUrl: string, expiresAt = '2999-01-01T00:00:00.000Z') => ({ apiUrl, token: 'stored.jwt.token', email: 'o@shop.example', expiresAt });
+const login = (apiUrl: string, expiresAt = '2999-01-01T00:00:00.000Z') => ({
+  apiUrl,
+  token: 'stored.jwt.token',
+  email: 'o@shop.example',
+  expiresAt,
+});
 
 describe('configDir', () => {
   test('CALC_CONFIG_DIR, else $XDG_CONFIG_HOME/calc, else ~/.config/calc', () => {
@@ -41,9 +46,16 @@ describe('resolveApiTarget', () => {
     const env = { CALC_CONFIG_DIR: dir.path };
     expect(resolveApiTarget(undefined, env)).toMatchObject({ baseUrl: DEFAULT_API_URL, token: null });
     writeLogin(login('http://stored.example:8787'), env);
-    expect(resolveApiTarget(undefined, env)).toMatchObject({ baseUrl: 'http://stored.example:8787', token: 'stored.jwt.token' });
-    expect(resolveApiTarget(undefined, { ...env, CALC_API_URL: 'http://env.example' }).baseUrl).toBe('http://env.example');
-    expect(resolveApiTarget('http://flag.example/', { ...env, CALC_API_URL: 'http://env.example' }).baseUrl).toBe('http://flag.example');
+    expect(resolveApiTarget(undefined, env)).toMatchObject({
+      baseUrl: 'http://stored.example:8787',
+      token: 'stored.jwt.token',
+    });
+    expect(resolveApiTarget(undefined, { ...env, CALC_API_URL: 'http://env.example' }).baseUrl).toBe(
+      'http://env.example',
+    );
+    expect(resolveApiTarget('http://flag.example/', { ...env, CALC_API_URL: 'http://env.example' }).baseUrl).toBe(
+      'http://flag.example',
+    );
   });
 
   test('the stored token goes only to the server that issued it; CALC_TOKEN goes anywhere', () => {
@@ -72,7 +84,13 @@ describe('normaliseApiUrl', () => {
     expect(normaliseApiUrl('https://example.com/calc/')).toBe('https://example.com/calc');
   });
 
-  for (const bad of ['calc.example.com', 'ftp://calc.example', 'https://u:p@calc.example', 'https://calc.example/?x=1', 'https://calc.example/#x']) {
+  for (const bad of [
+    'calc.example.com',
+    'ftp://calc.example',
+    'https://u:p@calc.example',
+    'https://calc.example/?x=1',
+    'https://calc.example/#x',
+  ]) {
     test(`refuses ${bad}`, () => {
       expect(() => normaliseApiUrl(bad)).toThrow('is not a server address');
     });

@@ -20,7 +20,10 @@ describe('calc login', () => {
   test('--password-stdin signs in, stores a private credentials file and prints a confirmation', async () => {
     const account = await session.createAccount('base');
     const configDir = join(session.dataDir, '..', 'login-private');
-    const result = await session.calc(['login', '--email', account.email, '--password-stdin'], { stdin: `${account.password}\n`, env: { CALC_CONFIG_DIR: configDir } });
+    const result = await session.calc(['login', '--email', account.email, '--password-stdin'], {
+      stdin: `${account.password}\n`,
+      env: { CALC_CONFIG_DIR: configDir },
+    });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain(`Signed in to ${session.url} as ${account.email} (base plan)`);
     expect(result.stdout + result.stderr).not.toContain(account.password);
@@ -35,7 +38,10 @@ describe('calc login', () => {
 
   test('--json prints exactly the POST /v1/auth/login body', async () => {
     const account = await session.createAccount();
-    const result = await session.calc(['login', '--email', account.email, '--password-stdin', '--json'], { stdin: `${account.password}\n`, env: { CALC_CONFIG_DIR: join(session.dataDir, '..', 'login-json') } });
+    const result = await session.calc(['login', '--email', account.email, '--password-stdin', '--json'], {
+      stdin: `${account.password}\n`,
+      env: { CALC_CONFIG_DIR: join(session.dataDir, '..', 'login-json') },
+    });
     expect(result.exitCode).toBe(0);
     const body = jsonOf<{ token: string; expiresAt: string; account: { email: string } }>(result.stdout);
     expect(Object.keys(body).sort()).toEqual(['account', 'expiresAt', 'token']);
@@ -44,7 +50,9 @@ describe('calc login', () => {
 
   test('a wrong password shows the server message and exits 1', async () => {
     const account = await session.createAccount();
-    const result = await session.calc(['login', '--email', account.email, '--password-stdin'], { stdin: 'not the password\n' });
+    const result = await session.calc(['login', '--email', account.email, '--password-stdin'], {
+      stdin: 'not the password\n',
+    });
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('Error: Email or password is wrong.\n');
@@ -70,7 +78,11 @@ describe('calc login', () => {
   });
 
   test('with --json, syntax errors still exit 2 and leave stdout empty', async () => {
-    for (const args of [['whoami', '--json', '--bogus'], ['config', 'get', '--json'], ['domains', 'add', '--json']]) {
+    for (const args of [
+      ['whoami', '--json', '--bogus'],
+      ['config', 'get', '--json'],
+      ['domains', 'add', '--json'],
+    ]) {
       const result = await session.calc(args);
       expect({ args, exitCode: result.exitCode, stdout: result.stdout }).toEqual({ args, exitCode: 2, stdout: '' });
       expect(JSON.parse(result.stderr).error.code).toBe('usage');
@@ -90,7 +102,11 @@ describe('calc whoami and calc logout', () => {
 
     const json = await session.calc(['whoami', '--json'], { env: owner.env });
     expect(json.exitCode).toBe(0);
-    const body = jsonOf<{ account: { email: string; plan: string }; usage: { used: number; limit: number }; publicUrl: string }>(json.stdout);
+    const body = jsonOf<{
+      account: { email: string; plan: string };
+      usage: { used: number; limit: number };
+      publicUrl: string;
+    }>(json.stdout);
     expect(Object.keys(body).sort()).toEqual(['account', 'publicUrl', 'usage']);
     expect(body.account).toMatchObject({ email: owner.email, plan: 'extra' });
     expect(body.usage).toMatchObject({ used: 0, limit: 1_000_000 });
@@ -123,11 +139,14 @@ describe('calc whoami and calc logout', () => {
 });
 
 describe('rejected tokens exit 4', () => {
-  const tokenFor = async (secret: string, now: Date, accountId: string) => (await createTokenService(secret, 60, () => now).issue(accountId)).token;
+  const tokenFor = async (secret: string, now: Date, accountId: string) =>
+    (await createTokenService(secret, 60, () => now).issue(accountId)).token;
 
   test('an expired token (CALC_TOKEN) is refused by the server: exit 4', async () => {
     const owner = await session.signedIn();
-    const id = jsonOf<{ account: { id: string } }>((await session.calc(['whoami', '--json'], { env: owner.env })).stdout).account.id;
+    const id = jsonOf<{ account: { id: string } }>(
+      (await session.calc(['whoami', '--json'], { env: owner.env })).stdout,
+    ).account.id;
     const expired = await tokenFor(JWT_SECRET, new Date(Date.now() - 3_600_000), id);
     const result = await session.calc(['whoami'], { env: { CALC_TOKEN: expired } });
     expect(result.exitCode).toBe(4);
@@ -147,7 +166,15 @@ describe('rejected tokens exit 4', () => {
   test('a stored login past its expiry exits 4 without asking the server', async () => {
     const configDir = join(session.dataDir, '..', 'expired-login');
     mkdirSync(configDir, { recursive: true });
-    writeFileSync(join(configDir, 'credentials.json'), JSON.stringify({ apiUrl: session.url, token: 'x.y.z', email: 'old@shop.example', expiresAt: '2020-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      join(configDir, 'credentials.json'),
+      JSON.stringify({
+        apiUrl: session.url,
+        token: 'x.y.z',
+        email: 'old@shop.example',
+        expiresAt: '2020-01-01T00:00:00.000Z',
+      }),
+    );
     const result = await session.calc(['whoami'], { env: { CALC_CONFIG_DIR: configDir } });
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain('expired at 2020-01-01T00:00:00.000Z');
@@ -169,7 +196,10 @@ describe('calc signup', () => {
   test('creates a Free account, signs in, and --json is the POST /v1/auth/signup body', async () => {
     const email = `new-${Date.now()}@shop.example`;
     const env = { CALC_CONFIG_DIR: join(session.dataDir, '..', 'signup') };
-    const result = await session.calc(['signup', '--email', email, '--password-stdin', '--json'], { stdin: `${TEST_PASSWORD}\n`, env });
+    const result = await session.calc(['signup', '--email', email, '--password-stdin', '--json'], {
+      stdin: `${TEST_PASSWORD}\n`,
+      env,
+    });
     expect(result.exitCode).toBe(0);
     const body = jsonOf<{ account: { email: string; plan: string } }>(result.stdout);
     expect(body.account).toMatchObject({ email, plan: 'free' });
@@ -178,9 +208,14 @@ describe('calc signup', () => {
 
   test('server refusals are shown as the server says them: taken email, short password', async () => {
     const account = await session.createAccount();
-    const taken = await session.calc(['signup', '--email', account.email, '--password-stdin'], { stdin: `${TEST_PASSWORD}\n` });
+    const taken = await session.calc(['signup', '--email', account.email, '--password-stdin'], {
+      stdin: `${TEST_PASSWORD}\n`,
+    });
     expect(taken.exitCode).toBe(1);
-    const short = await session.calc(['signup', '--email', `short-${Date.now()}@shop.example`, '--password-stdin', '--json'], { stdin: 'short\n' });
+    const short = await session.calc(
+      ['signup', '--email', `short-${Date.now()}@shop.example`, '--password-stdin', '--json'],
+      { stdin: 'short\n' },
+    );
     expect(short.exitCode).toBe(1);
     const takenMessage = await serverMessage('/v1/auth/signup', { email: account.email, password: TEST_PASSWORD });
     expect(taken.stderr).toBe(`Error: ${takenMessage}\n`);
@@ -203,9 +238,16 @@ describe('network failures exit 1 with one line and no stack trace', () => {
   });
 
   test('a server that never answers times out', async () => {
-    const silent = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 0, fetch: () => new Promise<Response>(() => {}) });
+    const silent = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      idleTimeout: 0,
+      fetch: () => new Promise<Response>(() => {}),
+    });
     try {
-      const result = await session.calc(['calculators', '--api-url', `http://127.0.0.1:${silent.port}`], { env: { CALC_TIMEOUT_MS: '300' } });
+      const result = await session.calc(['calculators', '--api-url', `http://127.0.0.1:${silent.port}`], {
+        env: { CALC_TIMEOUT_MS: '300' },
+      });
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toContain('No answer from the calc server');
       oneLine(result.stderr);
@@ -221,7 +263,11 @@ describe('network failures exit 1 with one line and no stack trace', () => {
   });
 
   test('something that is not a calc server', async () => {
-    const other = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('<html>hello</html>', { status: 502 }) });
+    const other = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: () => new Response('<html>hello</html>', { status: 502 }),
+    });
     try {
       const result = await session.calc(['calculators', '--api-url', `http://127.0.0.1:${other.port}`]);
       expect(result.exitCode).toBe(1);
@@ -246,6 +292,10 @@ describe('network failures exit 1 with one line and no stack trace', () => {
 });
 
 async function serverMessage(path: string, body: unknown): Promise<string> {
-  const response = await fetch(`${session.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${session.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return ((await response.json()) as { error: { message: string } }).error.message;
 }

@@ -54,7 +54,7 @@ describe('calc embed', () => {
     expect(body.snippet).toContain('data-calc-id="loan"');
   });
 
-  test('an unknown calculator passes the server\'s 404 message through: exit 1', async () => {
+  test("an unknown calculator passes the server's 404 message through: exit 1", async () => {
     const result = await calc('embed', 'no-such-calc');
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');

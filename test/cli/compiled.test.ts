@@ -62,7 +62,8 @@ describe('compiled: help', () => {
 
   test('calc --help shows the owner topics and commands', async () => {
     const result = await runCommand([calc], ['--help']);
-    for (const name of ['domains', 'config', 'keys', 'login', 'whoami', 'embed', 'calculators']) expect(result.stdout).toContain(`  ${name} `);
+    for (const name of ['domains', 'config', 'keys', 'login', 'whoami', 'embed', 'calculators'])
+      expect(result.stdout).toContain(`  ${name} `);
   });
 });
 
@@ -73,15 +74,22 @@ describe('compiled: sign-in', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const whoami = await asOwner(['whoami', '--json']);
     expect(whoami.exitCode).toBe(0);
-    expect(jsonOf<{ account: { email: string; plan: string } }>(whoami.stdout).account).toMatchObject({ email: owner.email, plan: 'extra' });
+    expect(jsonOf<{ account: { email: string; plan: string } }>(whoami.stdout).account).toMatchObject({
+      email: owner.email,
+      plan: 'extra',
+    });
   });
 
   test.skipIf(!hasScript)('the password prompt on a terminal never shows the password', async () => {
     const account = await session.createAccount();
-    const { screen, exitCode } = await runOnTerminal([calc, 'login', '--email', account.email], [{ waitFor: 'Password: ', type: `${account.password}\r` }], {
-      CALC_CONFIG_DIR: join(session.dataDir, '..', 'compiled-pty'),
-      CALC_API_URL: session.url,
-    });
+    const { screen, exitCode } = await runOnTerminal(
+      [calc, 'login', '--email', account.email],
+      [{ waitFor: 'Password: ', type: `${account.password}\r` }],
+      {
+        CALC_CONFIG_DIR: join(session.dataDir, '..', 'compiled-pty'),
+        CALC_API_URL: session.url,
+      },
+    );
     expect(exitCode).toBe(0);
     expect(screen).toContain(`Signed in to ${session.url} as ${account.email}`);
     expect(screen).not.toContain(account.password);
@@ -114,7 +122,9 @@ describe('compiled: domains', () => {
 
     const approved = await asOwner(['domains', 'approve', 'https://blog.shop.example', '--json']);
     expect(approved.exitCode).toBe(0);
-    expect(jsonOf(approved.stdout)).toMatchObject({ domain: { domain: 'https://blog.shop.example', status: 'active' } });
+    expect(jsonOf(approved.stdout)).toMatchObject({
+      domain: { domain: 'https://blog.shop.example', status: 'active' },
+    });
     expect((await asOwner(['domains', 'approve', 'https://blog.shop.example'])).exitCode).toBe(1);
 
     const removed = await asOwner(['domains', 'remove', 'https://shop.example']);
@@ -126,7 +136,10 @@ describe('compiled: domains', () => {
 
 describe('compiled: webhook config', () => {
   test('set-webhook with two headers, get redacts them, test-webhook shows what it would pre-fill', async () => {
-    const set = await asOwner(['config', 'set-webhook', 'bmi', '--url', target.url('/prefill'), '--header', 'X-Shop: 7', '--header-stdin'], `Authorization: Bearer ${SECRET}\n`);
+    const set = await asOwner(
+      ['config', 'set-webhook', 'bmi', '--url', target.url('/prefill'), '--header', 'X-Shop: 7', '--header-stdin'],
+      `Authorization: Bearer ${SECRET}\n`,
+    );
     expect(set.exitCode).toBe(0);
 
     const get = await asOwner(['config', 'get', 'bmi']);
@@ -136,7 +149,9 @@ describe('compiled: webhook config', () => {
       expect(result.stderr).not.toContain(SECRET);
     }
     expect(get.stdout).toMatch(/Headers:\s+X-Shop: <redacted>, Authorization: <redacted>/);
-    expect(jsonOf(getJson.stdout)).toMatchObject({ config: { webhook: { headers: { 'X-Shop': '<redacted>', Authorization: '<redacted>' } } } });
+    expect(jsonOf(getJson.stdout)).toMatchObject({
+      config: { webhook: { headers: { 'X-Shop': '<redacted>', Authorization: '<redacted>' } } },
+    });
 
     const tested = await asOwner(['config', 'test-webhook', 'bmi']);
     expect(tested.exitCode).toBe(0);

@@ -36,7 +36,10 @@ const noSecret = (result: { stdout: string; stderr: string }) => {
 
 describe('calc config set-webhook', () => {
   test('saves URL and headers (--header and --header-stdin); the values are never printed', async () => {
-    const result = await asExtra(['config', 'set-webhook', 'bmi', '--url', target.url('/prefill'), '--header', 'X-Shop: 42', '--header-stdin'], `Authorization: Bearer ${SECRET}\n`);
+    const result = await asExtra(
+      ['config', 'set-webhook', 'bmi', '--url', target.url('/prefill'), '--header', 'X-Shop: 42', '--header-stdin'],
+      `Authorization: Bearer ${SECRET}\n`,
+    );
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('Saved the webhook of bmi.');
     expect(result.stdout).toMatch(/Headers:\s+X-Shop: <redacted>, Authorization: <redacted>/);
@@ -44,39 +47,76 @@ describe('calc config set-webhook', () => {
   });
 
   test('--json is exactly the PUT body', async () => {
-    const result = await asExtra(['config', 'set-webhook', 'bmi', '--url', target.url('/prefill'), '--header', 'X-Shop: 42', '--header-stdin', '--json'], `Authorization: Bearer ${SECRET}\n`);
+    const result = await asExtra(
+      [
+        'config',
+        'set-webhook',
+        'bmi',
+        '--url',
+        target.url('/prefill'),
+        '--header',
+        'X-Shop: 42',
+        '--header-stdin',
+        '--json',
+      ],
+      `Authorization: Bearer ${SECRET}\n`,
+    );
     expect(result.exitCode).toBe(0);
     expect(jsonOf(result.stdout)).toEqual({
       calcId: 'bmi',
-      config: { webhook: { url: target.url('/prefill'), headers: { 'X-Shop': '<redacted>', Authorization: '<redacted>' } } },
+      config: {
+        webhook: { url: target.url('/prefill'), headers: { 'X-Shop': '<redacted>', Authorization: '<redacted>' } },
+      },
       webhookStatus: null,
     });
   });
 
-  test('a plan other than Extra: the server\'s plan_required message, exit 1', async () => {
-    const result = await session.calc(['config', 'set-webhook', 'bmi', '--url', target.url('/prefill')], { env: free.env });
+  test("a plan other than Extra: the server's plan_required message, exit 1", async () => {
+    const result = await session.calc(['config', 'set-webhook', 'bmi', '--url', target.url('/prefill')], {
+      env: free.env,
+    });
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toBe('Error: Webhooks need the Extra plan (50 USD per month); this account is on the Free plan.\n');
+    expect(result.stderr).toBe(
+      'Error: Webhooks need the Extra plan (50 USD per month); this account is on the Free plan.\n',
+    );
   });
 
   test('bad header names and values are refused locally (exit 1) without echoing the value', async () => {
     for (const header of ['Bad Name: x', `X-Injected: ${SECRET}\r\nHost: evil.example`, 'no colon here']) {
-      const result = await asExtra(['config', 'set-webhook', 'bmi', '--url', target.url('/prefill'), '--header', header]);
+      const result = await asExtra([
+        'config',
+        'set-webhook',
+        'bmi',
+        '--url',
+        target.url('/prefill'),
+        '--header',
+        header,
+      ]);
       expect(result.exitCode).toBe(1);
       noSecret(result);
     }
-    const fromStdin = await asExtra(['config', 'set-webhook', 'bmi', '--url', target.url('/'), '--header-stdin'], `X-Ok: 1\nX-Bad\u0000: 2\n`);
+    const fromStdin = await asExtra(
+      ['config', 'set-webhook', 'bmi', '--url', target.url('/'), '--header-stdin'],
+      `X-Ok: 1\nX-Bad\u0000: 2\n`,
+    );
     expect(fromStdin.exitCode).toBe(1);
     expect(fromStdin.stderr).toContain('line 2 of standard input');
   });
 
-  test('a URL that is not http(s) is refused locally; one the guard refuses gets the server\'s 422 message', async () => {
+  test("a URL that is not http(s) is refused locally; one the guard refuses gets the server's 422 message", async () => {
     for (const url of ['not a url', 'ftp://127.0.0.2/x']) {
       const result = await asExtra(['config', 'set-webhook', 'bmi', '--url', url]);
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toContain('--url');
     }
-    const loopback = await asExtra(['config', 'set-webhook', 'bmi', '--url', 'http://127.0.0.1:9999/prefill', '--json']);
+    const loopback = await asExtra([
+      'config',
+      'set-webhook',
+      'bmi',
+      '--url',
+      'http://127.0.0.1:9999/prefill',
+      '--json',
+    ]);
     expect(loopback.exitCode).toBe(1);
     expect(loopback.stdout).toBe('');
     const error = jsonOf<{ error: { code: string; message: string } }>(loopback.stderr).error;
@@ -85,7 +125,16 @@ describe('calc config set-webhook', () => {
   });
 
   test('headers the server refuses (Host) pass its 400 message through', async () => {
-    const result = await asExtra(['config', 'set-webhook', 'bmi', '--url', target.url('/'), '--header', 'Host: evil.example', '--json']);
+    const result = await asExtra([
+      'config',
+      'set-webhook',
+      'bmi',
+      '--url',
+      target.url('/'),
+      '--header',
+      'Host: evil.example',
+      '--json',
+    ]);
     expect(result.exitCode).toBe(1);
     expect(jsonOf<{ error: { code: string } }>(result.stderr).error.code).toBe('invalid_request');
   });
@@ -103,7 +152,10 @@ describe('calc config set-webhook', () => {
 
 describe('calc config get and test-webhook', () => {
   test('get shows the URL, header names with values redacted, and "never" before any fetch', async () => {
-    await asExtra(['config', 'set-webhook', 'bmi', '--url', target.url('/prefill'), '--header-stdin'], `Authorization: Bearer ${SECRET}\nX-Shop: 42\n`);
+    await asExtra(
+      ['config', 'set-webhook', 'bmi', '--url', target.url('/prefill'), '--header-stdin'],
+      `Authorization: Bearer ${SECRET}\nX-Shop: 42\n`,
+    );
     const result = await asExtra(['config', 'get', 'bmi']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/Webhook:\s+http:\/\/127\.0\.0\.2:\d+\/prefill/);
@@ -111,7 +163,11 @@ describe('calc config get and test-webhook', () => {
     expect(result.stdout).toMatch(/Last fetch:\s+never/);
     noSecret(result);
     const json = await asExtra(['config', 'get', 'bmi', '--json']);
-    expect(jsonOf(json.stdout)).toMatchObject({ calcId: 'bmi', config: { webhook: { headers: { Authorization: '<redacted>', 'X-Shop': '<redacted>' } } }, webhookStatus: null });
+    expect(jsonOf(json.stdout)).toMatchObject({
+      calcId: 'bmi',
+      config: { webhook: { headers: { Authorization: '<redacted>', 'X-Shop': '<redacted>' } } },
+      webhookStatus: null,
+    });
     noSecret(json);
   });
 
@@ -131,7 +187,12 @@ describe('calc config get and test-webhook', () => {
     const json = await asExtra(['config', 'test-webhook', 'bmi', '--json']);
     const body = jsonOf<Record<string, unknown>>(json.stdout);
     expect(Object.keys(body).sort()).toEqual(['durationMs', 'httpStatus', 'ignoredKeys', 'outcome', 'values']);
-    expect(body).toMatchObject({ outcome: 'ok', httpStatus: 200, values: { weightKg: 80, heightCm: 180 }, ignoredKeys: ['favouriteColour'] });
+    expect(body).toMatchObject({
+      outcome: 'ok',
+      httpStatus: 200,
+      values: { weightKg: 80, heightCm: 180 },
+      ignoredKeys: ['favouriteColour'],
+    });
   });
 
   test('get then shows the last outcome', async () => {
@@ -155,7 +216,16 @@ describe('calc config get and test-webhook', () => {
   });
 
   test('--keep-headers changes the URL and keeps the stored values; without it headers are replaced', async () => {
-    const kept = await asExtra(['config', 'set-webhook', 'bmi', '--url', target.url('/v2'), '--keep-headers', '--header', 'X-Shop: 43']);
+    const kept = await asExtra([
+      'config',
+      'set-webhook',
+      'bmi',
+      '--url',
+      target.url('/v2'),
+      '--keep-headers',
+      '--header',
+      'X-Shop: 43',
+    ]);
     expect(kept.exitCode).toBe(0);
     await asExtra(['config', 'test-webhook', 'bmi']);
     const sent = target.requests.at(-1);
@@ -187,7 +257,11 @@ describe('calc config remove-webhook', () => {
   });
 
   test('not signed in: exit 4', async () => {
-    for (const args of [['config', 'get', 'bmi'], ['config', 'remove-webhook', 'bmi'], ['config', 'test-webhook', 'bmi']]) {
+    for (const args of [
+      ['config', 'get', 'bmi'],
+      ['config', 'remove-webhook', 'bmi'],
+      ['config', 'test-webhook', 'bmi'],
+    ]) {
       expect((await session.calc(args)).exitCode).toBe(4);
     }
   });

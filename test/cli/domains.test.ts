@@ -47,10 +47,12 @@ describe('calc domains', () => {
     const body = jsonOf<{ domain: { domain: string; status: string; createdAt: string } }>(again.stdout);
     expect(Object.keys(body)).toEqual(['domain']);
     expect(body.domain).toMatchObject({ domain: 'https://shop.example', status: 'active' });
-    expect((await calc('domains', 'add', 'https://shop.example')).stdout).toBe('https://shop.example was already active.\n');
+    expect((await calc('domains', 'add', 'https://shop.example')).stdout).toBe(
+      'https://shop.example was already active.\n',
+    );
   });
 
-  test('an invalid origin is refused with the server\'s message: exit 1', async () => {
+  test("an invalid origin is refused with the server's message: exit 1", async () => {
     const result = await calc('domains', 'add', 'https://shop.example/path');
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe('Error: domain must be an origin without a path, such as https://shop.example.\n');
@@ -88,14 +90,16 @@ describe('calc domains', () => {
     expect(listed.domains.map((d) => d.domain)).not.toContain('https://never-asked.example');
   });
 
-  test('remove deletes a domain; removing it again passes the server\'s 404 message through', async () => {
+  test("remove deletes a domain; removing it again passes the server's 404 message through", async () => {
     const removed = await calc('domains', 'remove', 'https://blog.shop.example');
     expect(removed.exitCode).toBe(0);
     expect(removed.stdout).toBe('Removed https://blog.shop.example (a pending request).\n');
     const again = await calc('domains', 'remove', 'https://blog.shop.example', '--json');
     expect(again.exitCode).toBe(1);
     expect(again.stdout).toBe('');
-    expect(jsonOf(again.stderr)).toEqual({ error: { code: 'domain_not_found', message: 'https://blog.shop.example is not registered for this account.' } });
+    expect(jsonOf(again.stderr)).toEqual({
+      error: { code: 'domain_not_found', message: 'https://blog.shop.example is not registered for this account.' },
+    });
   });
 
   test('a missing ORIGIN is a syntax error: exit 2', async () => {

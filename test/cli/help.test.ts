@@ -3,10 +3,21 @@ import pjson from '../../package.json' with { type: 'json' };
 import { commands } from '../../cli/commands.ts';
 
 const OWNER_COMMANDS = [
-  'login', 'logout', 'signup', 'whoami',
-  'domains', 'domains:add', 'domains:remove', 'domains:approve',
-  'config:get', 'config:set-webhook', 'config:remove-webhook', 'config:test-webhook',
-  'calculators', 'embed', 'keys:rotate',
+  'login',
+  'logout',
+  'signup',
+  'whoami',
+  'domains',
+  'domains:add',
+  'domains:remove',
+  'domains:approve',
+  'config:get',
+  'config:set-webhook',
+  'config:remove-webhook',
+  'config:test-webhook',
+  'calculators',
+  'embed',
+  'keys:rotate',
 ];
 
 describe('command metadata', () => {

@@ -20,10 +20,14 @@ const calcArgv = (...args: string[]) => [...session.command, ...args];
 describe.skipIf(!hasScript)('hidden password prompt (pty via util-linux script)', () => {
   test('login --email: the typed password is never on the screen; sign-in works', async () => {
     const account = await session.createAccount();
-    const { screen, exitCode } = await runOnTerminal(calcArgv('login', '--email', account.email), [{ waitFor: 'Password: ', type: `${account.password}\r` }], {
-      CALC_CONFIG_DIR: `${session.dataDir}/../pty-1`,
-      CALC_API_URL: session.url,
-    });
+    const { screen, exitCode } = await runOnTerminal(
+      calcArgv('login', '--email', account.email),
+      [{ waitFor: 'Password: ', type: `${account.password}\r` }],
+      {
+        CALC_CONFIG_DIR: `${session.dataDir}/../pty-1`,
+        CALC_API_URL: session.url,
+      },
+    );
     expect(exitCode).toBe(0);
     expect(screen).toContain(`Signed in to ${session.url} as ${account.email}`);
     expect(screen).not.toContain(account.password);
@@ -48,20 +52,28 @@ describe.skipIf(!hasScript)('hidden password prompt (pty via util-linux script)'
 
   test('a wrong password on the terminal: the server message, exit 1, still nothing echoed', async () => {
     const account = await session.createAccount();
-    const { screen, exitCode } = await runOnTerminal(calcArgv('login', '--email', account.email), [{ waitFor: 'Password: ', type: 'wrong-password-typed\r' }], {
-      CALC_CONFIG_DIR: `${session.dataDir}/../pty-3`,
-      CALC_API_URL: session.url,
-    });
+    const { screen, exitCode } = await runOnTerminal(
+      calcArgv('login', '--email', account.email),
+      [{ waitFor: 'Password: ', type: 'wrong-password-typed\r' }],
+      {
+        CALC_CONFIG_DIR: `${session.dataDir}/../pty-3`,
+        CALC_API_URL: session.url,
+      },
+    );
     expect(exitCode).toBe(1);
     expect(screen).toContain('Email or password is wrong.');
     expect(screen).not.toContain('wrong-password-typed');
   });
 
   test('Ctrl-C at the password prompt cancels: exit 1', async () => {
-    const { screen, exitCode } = await runOnTerminal(calcArgv('login', '--email', 'x@shop.example'), [{ waitFor: 'Password: ', type: 'abc\u0003' }], {
-      CALC_CONFIG_DIR: `${session.dataDir}/../pty-4`,
-      CALC_API_URL: session.url,
-    });
+    const { screen, exitCode } = await runOnTerminal(
+      calcArgv('login', '--email', 'x@shop.example'),
+      [{ waitFor: 'Password: ', type: 'abc\u0003' }],
+      {
+        CALC_CONFIG_DIR: `${session.dataDir}/../pty-4`,
+        CALC_API_URL: session.url,
+      },
+    );
     expect(exitCode).toBe(1);
     expect(screen).toContain('Cancelled.');
     expect(screen).not.toContain('abc');

@@ -12,7 +12,11 @@ beforeAll(async () => {
 }, 120_000);
 
 const json = (url: string, method: string, body?: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({
+  fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then(async (r) => ({
     status: r.status,
     body: (await r.json()) as any,
   }));
@@ -27,19 +31,29 @@ describe('the compiled executable', () => {
     const api = server.url;
     try {
       expect(mode(data)).toBe('700');
-      for (const file of readdirSync(data)) expect({ file, mode: mode(join(data, file)) }).toEqual({ file, mode: '600' });
+      for (const file of readdirSync(data))
+        expect({ file, mode: mode(join(data, file)) }).toEqual({ file, mode: '600' });
 
-      const signup = await json(`${api}/v1/auth/signup`, 'POST', { email: 'owner@shop.example', password: 'correct horse battery' });
+      const signup = await json(`${api}/v1/auth/signup`, 'POST', {
+        email: 'owner@shop.example',
+        password: 'correct horse battery',
+      });
       expect(signup.status).toBe(201);
-      const login = await json(`${api}/v1/auth/login`, 'POST', { email: 'owner@shop.example', password: 'correct horse battery' });
+      const login = await json(`${api}/v1/auth/login`, 'POST', {
+        email: 'owner@shop.example',
+        password: 'correct horse battery',
+      });
       expect(login.status).toBe(200);
       const auth = { authorization: `Bearer ${login.body.token}` };
       expect((await json(`${api}/v1/domains`, 'POST', { domain: 'https://shop.example' }, auth)).status).toBe(201);
       const apiKey = signup.body.account.apiKey;
       const widgetBody = { apiKey, domain: 'https://shop.example', calcId: 'bmi' };
-      expect((await json(`${api}/v1/widget/verify`, 'POST', widgetBody, { origin: 'https://shop.example' })).body).toEqual({ ok: true, calcId: 'bmi' });
+      expect(
+        (await json(`${api}/v1/widget/verify`, 'POST', widgetBody, { origin: 'https://shop.example' })).body,
+      ).toEqual({ ok: true, calcId: 'bmi' });
       const loads = 37;
-      for (let i = 0; i < loads; i++) expect((await json(`${api}/v1/widget/load`, 'POST', widgetBody)).status).toBe(200);
+      for (let i = 0; i < loads; i++)
+        expect((await json(`${api}/v1/widget/load`, 'POST', widgetBody)).status).toBe(200);
 
       const backupFile = join(dir.path, 'backup.db');
       const backup = await runCommand([calc], ['admin', 'backup', backupFile, '--data', data]);
@@ -50,7 +64,10 @@ describe('the compiled executable', () => {
       copy.close();
       expect((await runCommand([calc], ['admin', 'backup', backupFile, '--data', data])).exitCode).toBe(1);
 
-      const setPlan = await runCommand([calc], ['admin', 'accounts', 'set-plan', '--email', 'owner@shop.example', '--plan', 'base', '--data', data]);
+      const setPlan = await runCommand(
+        [calc],
+        ['admin', 'accounts', 'set-plan', '--email', 'owner@shop.example', '--plan', 'base', '--data', data],
+      );
       expect(setPlan.exitCode).toBe(0);
       expect((await json(`${api}/v1/account`, 'GET', undefined, auth)).body.account.plan).toBe('base');
 
@@ -61,23 +78,35 @@ describe('the compiled executable', () => {
       const db = new Database(join(data, 'calc.db'), { readonly: true });
       expect((db.query('SELECT sum(loads) AS n FROM usage').get() as { n: number }).n).toBe(loads + 5);
       db.close();
-      const logLines = stopped.stderr.trim().split('\n').map((line) => JSON.parse(line));
+      const logLines = stopped.stderr
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(logLines.some((l) => l.msg === 'request' && l.path === '/v1/widget/load' && l.status === 200)).toBe(true);
       expect(stopped.stderr).not.toContain('correct horse battery');
       expect(stopped.stderr).not.toContain(login.body.token);
 
-      const created = await runCommand([calc], ['admin', 'accounts', 'create', '--email', 'second@shop.example', '--json', '--data', data]);
+      const created = await runCommand(
+        [calc],
+        ['admin', 'accounts', 'create', '--email', 'second@shop.example', '--json', '--data', data],
+      );
       expect(created.exitCode).toBe(0);
       const second = JSON.parse(created.stdout);
       expect(second.account.email).toBe('second@shop.example');
       // Generated (no --password-stdin): the password must reach a --json reader, and work.
       const stored = new Database(join(data, 'calc.db'), { readonly: true });
-      const row = stored.query("SELECT password_hash AS hash FROM accounts WHERE email = 'second@shop.example'").get() as { hash: string };
+      const row = stored
+        .query("SELECT password_hash AS hash FROM accounts WHERE email = 'second@shop.example'")
+        .get() as { hash: string };
       stored.close();
       expect(await Bun.password.verify(second.password, row.hash)).toBe(true);
 
       const list = await runCommand([calc], ['admin', 'accounts', 'list', '--json', '--data', data]);
-      expect(JSON.parse(list.stdout).accounts[0]).toMatchObject({ email: 'owner@shop.example', plan: 'base', usage: { used: loads + 5 } });
+      expect(JSON.parse(list.stdout).accounts[0]).toMatchObject({
+        email: 'owner@shop.example',
+        plan: 'base',
+        usage: { used: loads + 5 },
+      });
     } finally {
       await server[Symbol.asyncDispose]();
     }
@@ -95,13 +124,36 @@ describe('the compiled executable', () => {
     });
     const server = await startServe([calc], ['--data', data], { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' });
     try {
-      const signup = await json(`${server.url}/v1/auth/signup`, 'POST', { email: 'late@shop.example', password: 'correct horse battery' });
+      const signup = await json(`${server.url}/v1/auth/signup`, 'POST', {
+        email: 'late@shop.example',
+        password: 'correct horse battery',
+      });
       const auth = { authorization: `Bearer ${signup.body.token}` };
-      expect((await runCommand([calc], ['admin', 'accounts', 'set-plan', '--email', 'late@shop.example', '--plan', 'extra', '--data', data])).exitCode).toBe(0);
+      expect(
+        (
+          await runCommand(
+            [calc],
+            ['admin', 'accounts', 'set-plan', '--email', 'late@shop.example', '--plan', 'extra', '--data', data],
+          )
+        ).exitCode,
+      ).toBe(0);
       await json(`${server.url}/v1/domains`, 'POST', { domain: 'https://shop.example' }, auth);
-      expect((await json(`${server.url}/v1/widget-config/bmi`, 'PUT', { config: { webhook: { url: target.url('/hold') } } }, auth)).status).toBe(200);
+      expect(
+        (
+          await json(
+            `${server.url}/v1/widget-config/bmi`,
+            'PUT',
+            { config: { webhook: { url: target.url('/hold') } } },
+            auth,
+          )
+        ).status,
+      ).toBe(200);
 
-      const pending = json(`${server.url}/v1/widget/load`, 'POST', { apiKey: signup.body.account.apiKey, domain: 'https://shop.example', calcId: 'bmi' });
+      const pending = json(`${server.url}/v1/widget/load`, 'POST', {
+        apiKey: signup.body.account.apiKey,
+        domain: 'https://shop.example',
+        calcId: 'bmi',
+      });
       while (target.hits === 0) await Bun.sleep(5);
       const stopped = server.stop();
       await Bun.sleep(100);
@@ -137,7 +189,12 @@ describe('the compiled executable', () => {
       expect(script.headers.get('content-encoding')).toBe('br');
       expect(script.headers.get('etag')).toBeTruthy();
       const origin = new URL(first.url).origin;
-      const load = await json(`${first.url}/v1/widget/load`, 'POST', { apiKey, domain: origin, calcId: 'bmi' }, { origin });
+      const load = await json(
+        `${first.url}/v1/widget/load`,
+        'POST',
+        { apiKey, domain: origin, calcId: 'bmi' },
+        { origin },
+      );
       expect(load.status).toBe(200);
     } finally {
       await first.stop();
@@ -151,7 +208,10 @@ describe('the compiled executable', () => {
     const plain = await startServe([calc], ['--data', join(dir.path, 'other')]);
     try {
       expect(plain.stdout()).not.toContain('API key');
-      const accounts = await runCommand([calc], ['admin', 'accounts', 'list', '--json', '--data', join(dir.path, 'other')]);
+      const accounts = await runCommand(
+        [calc],
+        ['admin', 'accounts', 'list', '--json', '--data', join(dir.path, 'other')],
+      );
       expect(JSON.parse(accounts.stdout).accounts).toEqual([]);
     } finally {
       await plain.stop();
@@ -159,7 +219,14 @@ describe('the compiled executable', () => {
   }, 60_000);
 
   test('--help works inside the executable for every topic; bad flags exit 2', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['admin', '--help'], ['admin', 'accounts', '--help'], ['admin', 'backup', '--help'], ['help', 'admin']]) {
+    for (const args of [
+      ['--help'],
+      ['serve', '--help'],
+      ['admin', '--help'],
+      ['admin', 'accounts', '--help'],
+      ['admin', 'backup', '--help'],
+      ['help', 'admin'],
+    ]) {
       const res = await runCommand([calc], args);
       expect({ args, exitCode: res.exitCode }).toEqual({ args, exitCode: 0 });
       expect(res.stdout).toContain('USAGE');

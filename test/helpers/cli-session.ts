@@ -33,19 +33,45 @@ export async function startCliSession(options: CliSessionOptions = {}) {
   }
 
   /** Creates an account with the operator command, on the same data directory the server uses. */
-  async function createAccount(plan: 'free' | 'base' | 'extra' = 'free', email = `owner${++counter}-${Date.now().toString(36)}@shop.example`) {
-    const result = await runCommand(command, ['admin', 'accounts', 'create', '--email', email, '--plan', plan, '--password-stdin', '--data', dataDir, '--json'], {
-      stdin: `${TEST_PASSWORD}\n`,
-    });
+  async function createAccount(
+    plan: 'free' | 'base' | 'extra' = 'free',
+    email = `owner${++counter}-${Date.now().toString(36)}@shop.example`,
+  ) {
+    const result = await runCommand(
+      command,
+      [
+        'admin',
+        'accounts',
+        'create',
+        '--email',
+        email,
+        '--plan',
+        plan,
+        '--password-stdin',
+        '--data',
+        dataDir,
+        '--json',
+      ],
+      {
+        stdin: `${TEST_PASSWORD}\n`,
+      },
+    );
     if (result.exitCode !== 0) throw new Error(`account create failed: ${result.stderr}`);
-    return { email, password: TEST_PASSWORD, apiKey: (JSON.parse(result.stdout) as { account: { apiKey: string } }).account.apiKey };
+    return {
+      email,
+      password: TEST_PASSWORD,
+      apiKey: (JSON.parse(result.stdout) as { account: { apiKey: string } }).account.apiKey,
+    };
   }
 
   /** A fresh account of `plan`, signed in through `calc login --password-stdin`; env for its own config dir. */
   async function signedIn(plan: 'free' | 'base' | 'extra' = 'free') {
     const account = await createAccount(plan);
     const env = { CALC_CONFIG_DIR: join(dir.path, `config-${account.email}`) };
-    const login = await calc(['login', '--email', account.email, '--password-stdin'], { stdin: `${account.password}\n`, env });
+    const login = await calc(['login', '--email', account.email, '--password-stdin'], {
+      stdin: `${account.password}\n`,
+      env,
+    });
     if (login.exitCode !== 0) throw new Error(`login failed: ${login.stderr}`);
     return { ...account, env, configDir: env.CALC_CONFIG_DIR };
   }

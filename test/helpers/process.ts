@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { compileExecutable } from '../../cli/build.ts';
 
 export const ROOT = join(import.meta.dir, '..', '..');
-export const BUN = process.execPath;
-export const COMPILED = join(ROOT, 'dist', 'calc');
+const BUN = process.execPath;
+const COMPILED = join(ROOT, 'dist', 'calc');
 export const SOURCE_CLI = [BUN, join(ROOT, 'cli', 'bin.ts')];
 
 /**
@@ -68,14 +68,22 @@ export async function startServe(command: string[], args: string[], env: Record<
 }
 
 /** Runs a CLI command to completion and returns its output and exit code. */
-export async function runCommand(command: string[], args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) {
+export async function runCommand(
+  command: string[],
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string } = {},
+) {
   const proc = Bun.spawn([...command, ...args], {
     env: { ...process.env, ...options.env },
     stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin),
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { stdout, stderr, exitCode };
 }
 

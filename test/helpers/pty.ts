@@ -44,7 +44,7 @@ export async function runOnTerminal(
 }
 
 function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_\/.:=@-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  return /^[A-Za-z0-9_/.:=@-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /** True when util-linux `script` is installed (the pty tests need it). */

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logger.ts';
 import { tempDir } from './temp-dir.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-0123456789';
-export const TEST_HEADER_KEY = new Uint8Array(32).fill(7);
+const TEST_HEADER_KEY = new Uint8Array(32).fill(7);
 
 export interface TestAppOptions {
   flags?: ServeFlags;
@@ -38,7 +38,11 @@ export function testApp(options: TestAppOptions = {}) {
     logger: createLogger((line) => logs.push(line)),
   });
 
-  async function request(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; token?: string } = {}) {
+  async function request(
+    method: string,
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string>; token?: string } = {},
+  ) {
     const headers: Record<string, string> = { ...init.headers };
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     let body: string | undefined;
@@ -59,10 +63,19 @@ export function testApp(options: TestAppOptions = {}) {
 
   let counter = 0;
   /** Signs up a fresh account and returns its token, key and id. */
-  async function signup(email = `owner${++counter}-${Math.random().toString(36).slice(2, 8)}@shop.example`, password = 'correct horse battery') {
+  async function signup(
+    email = `owner${++counter}-${Math.random().toString(36).slice(2, 8)}@shop.example`,
+    password = 'correct horse battery',
+  ) {
     const res = await request('POST', '/v1/auth/signup', { body: { email, password } });
     if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.text}`);
-    return { token: res.json.token as string, apiKey: res.json.account.apiKey as string, id: res.json.account.id as string, email, password };
+    return {
+      token: res.json.token as string,
+      apiKey: res.json.account.apiKey as string,
+      id: res.json.account.id as string,
+      email,
+      password,
+    };
   }
 
   return {

@@ -3,7 +3,7 @@
  * what it received, so a test can prove that a blocked target was never contacted.
  * On Linux all of 127/8 routes to `lo`, so 127.0.0.2, 127.0.0.3, … are usable binds.
  */
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   /** Path and query as received. */
   path: string;

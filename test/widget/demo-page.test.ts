@@ -22,13 +22,15 @@ afterAll(async () => {
   dir[Symbol.dispose]();
 }, HOOK_TIMEOUT_MS);
 
-test('several calculators embedded with the customer snippet, working under the page\'s strict CSP', async () => {
+test("several calculators embedded with the customer snippet, working under the page's strict CSP", async () => {
   const context = await browser.newContext();
   await recordCalcEvents(context);
   await context.addInitScript(() => {
     const seen: string[] = [];
     Object.defineProperty(window, 'cspViolations', { value: seen });
-    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   const page = await context.newPage();
   const record = recordPage(page);
@@ -38,11 +40,20 @@ test('several calculators embedded with the customer snippet, working under the 
   expect(html.match(/<script src="[^"]+\/widget\.js" async><\/script>/g)).toHaveLength(1);
   expect(html).not.toContain('demo.js');
 
-  const ids = await page.evaluate(() => [...document.querySelectorAll('[data-calc-widget]')].map((element) => element.getAttribute('data-calc-id')));
+  const ids = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-calc-widget]')].map((element) => element.getAttribute('data-calc-id')),
+  );
   expect(ids).toContain('bmi');
   expect(ids.length).toBeGreaterThanOrEqual(4);
-  await page.waitForFunction((count) => (window.calcEvents ?? []).filter((event) => event.type === 'calc:ready').length === count, ids.length);
-  const results = await page.evaluate(() => [...document.querySelectorAll('[data-calc-widget]')].map((element) => element.shadowRoot?.querySelector('[part="result-value"]')?.textContent));
+  await page.waitForFunction(
+    (count) => (window.calcEvents ?? []).filter((event) => event.type === 'calc:ready').length === count,
+    ids.length,
+  );
+  const results = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-calc-widget]')].map(
+      (element) => element.shadowRoot?.querySelector('[part="result-value"]')?.textContent,
+    ),
+  );
   expect(results.every((text) => typeof text === 'string' && /\d/.test(text))).toBe(true);
   expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
   expect(record.pageErrors).toEqual([]);

@@ -7,7 +7,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import { closeRecordedPage, events, field, openRecordedPage, unavailableNote, waitForEvent } from './support/widget-page.ts';
+import {
+  closeRecordedPage,
+  events,
+  field,
+  openRecordedPage,
+  unavailableNote,
+  waitForEvent,
+} from './support/widget-page.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 let browser: Browser;
@@ -40,7 +47,10 @@ beforeEach(async () => {
 afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
 
 async function open(apiUrl: string, widgets: { calcId: string; apiKey: string }[]): Promise<string> {
-  const url = site.page(`/${crypto.randomUUID()}`, hostPage({ api: apiUrl, widgets, after: '<p id="after">The host page keeps working.</p>' }));
+  const url = site.page(
+    `/${crypto.randomUUID()}`,
+    hostPage({ api: apiUrl, widgets, after: '<p id="after">The host page keeps working.</p>' }),
+  );
   await page.goto(url);
   return url;
 }
@@ -118,14 +128,28 @@ describe('the API cannot be reached', () => {
 
   test('a proxy error page instead of JSON: http_502', async () => {
     const { apiKey } = await api.accountFor(site.origin);
-    await page.route(`${api.url}/v1/widget/load`, (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad gateway</h1>', headers: { 'access-control-allow-origin': '*' } }));
+    await page.route(`${api.url}/v1/widget/load`, (route) =>
+      route.fulfill({
+        status: 502,
+        contentType: 'text/html',
+        body: '<h1>Bad gateway</h1>',
+        headers: { 'access-control-allow-origin': '*' },
+      }),
+    );
     await open(api.url, [{ calcId: 'bmi', apiKey }]);
     await expectUnavailable('http_502');
   });
 
   test('a 200 that is not JSON: bad_response', async () => {
     const { apiKey } = await api.accountFor(site.origin);
-    await page.route(`${api.url}/v1/widget/load`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: 'maintenance', headers: { 'access-control-allow-origin': '*' } }));
+    await page.route(`${api.url}/v1/widget/load`, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: 'maintenance',
+        headers: { 'access-control-allow-origin': '*' },
+      }),
+    );
     await open(api.url, [{ calcId: 'bmi', apiKey }]);
     await expectUnavailable('bad_response');
   });

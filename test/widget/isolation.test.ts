@@ -8,7 +8,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROOT } from '../helpers/process.ts';
 import { launchChromium, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import { closeRecordedPage, events, field, openRecordedPage, resultValue, waitForEvent } from './support/widget-page.ts';
+import {
+  closeRecordedPage,
+  events,
+  field,
+  openRecordedPage,
+  resultValue,
+  waitForEvent,
+} from './support/widget-page.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 let browser: Browser;
@@ -49,12 +56,23 @@ describe('strict Content-Security-Policy', () => {
     await context.addInitScript(() => {
       const seen: string[] = [];
       Object.defineProperty(window, 'cspViolations', { value: seen });
-      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
     });
     const policy = `default-src 'none'; script-src ${api.url}; connect-src ${api.url}; style-src ${api.url}; img-src ${api.url}`;
-    await open(hostPage({ api: api.url, widgets: [{ calcId: 'bmi', apiKey, attributes: 'data-units="metric"' }, { calcId: 'body-fat', apiKey, attributes: 'data-theme="dark"' }] }), {
-      'content-security-policy': policy,
-    });
+    await open(
+      hostPage({
+        api: api.url,
+        widgets: [
+          { calcId: 'bmi', apiKey, attributes: 'data-units="metric"' },
+          { calcId: 'body-fat', apiKey, attributes: 'data-theme="dark"' },
+        ],
+      }),
+      {
+        'content-security-policy': policy,
+      },
+    );
     await waitForEvent(page, 'calc:ready', 'w0');
     await waitForEvent(page, 'calc:ready', 'w1');
     // The load answer arrived (connect-src) and was applied.
@@ -73,13 +91,17 @@ describe('strict Content-Security-Policy', () => {
     await screenshot(page, 'strict-csp');
   });
 
-  test('works under Trusted Types too (no HTML sinks): require-trusted-types-for \'script\'', async () => {
+  test("works under Trusted Types too (no HTML sinks): require-trusted-types-for 'script'", async () => {
     const policy = `default-src 'none'; script-src ${api.url}; connect-src ${api.url}; require-trusted-types-for 'script'; trusted-types 'none'`;
-    await open(hostPage({ api: api.url, widgets: [{ calcId: 'tdee', apiKey }] }), { 'content-security-policy': policy });
+    await open(hostPage({ api: api.url, widgets: [{ calcId: 'tdee', apiKey }] }), {
+      'content-security-policy': policy,
+    });
     await waitForEvent(page, 'calc:ready', 'w0');
     await field(page, 'w0', 'age').fill('41');
     expect(await resultValue(page, 'w0').textContent()).toMatch(/^\d/);
-    expect(record.consoleErrors.filter((text) => /Content Security Policy|Trusted Type|Refused to/i.test(text))).toEqual([]);
+    expect(
+      record.consoleErrors.filter((text) => /Content Security Policy|Trusted Type|Refused to/i.test(text)),
+    ).toEqual([]);
   });
 });
 
@@ -88,7 +110,20 @@ function shadowStyles(host: string): Promise<string[]> {
   return page.evaluate((host) => {
     const root = document.querySelector(`#${host}`)?.shadowRoot;
     if (!root) return [];
-    const properties = ['display', 'color', 'font-size', 'font-family', 'font-weight', 'line-height', 'background-color', 'border-top-width', 'border-top-style', 'padding-top', 'margin-top', 'text-transform'];
+    const properties = [
+      'display',
+      'color',
+      'font-size',
+      'font-family',
+      'font-weight',
+      'line-height',
+      'background-color',
+      'border-top-width',
+      'border-top-style',
+      'padding-top',
+      'margin-top',
+      'text-transform',
+    ];
     return [...root.querySelectorAll('*')].map((element) => {
       const style = getComputedStyle(element);
       const box = element.getBoundingClientRect();
@@ -100,12 +135,30 @@ function shadowStyles(host: string): Promise<string[]> {
 /** Computed styles of the host page's own elements. */
 function hostStyles(): Promise<string[]> {
   return page.evaluate(() => {
-    const properties = ['display', 'color', 'font-size', 'font-family', 'line-height', 'background-color', 'border-top-width', 'padding-top', 'margin-top', 'box-sizing', 'outline-style', 'accent-color', 'color-scheme'];
-    return [...document.querySelectorAll('#probe, #probe *')].map((element) => `${element.tagName} ${properties.map((name) => getComputedStyle(element).getPropertyValue(name)).join('|')}`);
+    const properties = [
+      'display',
+      'color',
+      'font-size',
+      'font-family',
+      'line-height',
+      'background-color',
+      'border-top-width',
+      'padding-top',
+      'margin-top',
+      'box-sizing',
+      'outline-style',
+      'accent-color',
+      'color-scheme',
+    ];
+    return [...document.querySelectorAll('#probe, #probe *')].map(
+      (element) =>
+        `${element.tagName} ${properties.map((name) => getComputedStyle(element).getPropertyValue(name)).join('|')}`,
+    );
   });
 }
 
-const PROBE = '<div id="probe"><form><fieldset><legend>Host form</legend><label for="q">Query</label> <input id="q" value="x"> <select><option>a</option></select></fieldset><p class="root title field result note">Host text <span class="unit band">unit</span></p><dl class="results"><dt>a</dt><dd>b</dd></dl></form></div>';
+const PROBE =
+  '<div id="probe"><form><fieldset><legend>Host form</legend><label for="q">Query</label> <input id="q" value="x"> <select><option>a</option></select></fieldset><p class="root title field result note">Host text <span class="unit band">unit</span></p><dl class="results"><dt>a</dt><dd>b</dd></dl></form></div>';
 
 describe('style isolation', () => {
   test('hostile host CSS does not change the widget', async () => {
@@ -131,7 +184,16 @@ describe('style isolation', () => {
     await open(`<!doctype html><html lang="en"><head><title>host</title></head><body>${PROBE}</body></html>`);
     const without = await hostStyles();
     expect(without.length).toBeGreaterThan(8);
-    await open(hostPage({ api: api.url, before: PROBE, widgets: [{ calcId: 'bmi', apiKey }, { calcId: 'loan', apiKey, attributes: 'data-theme="dark"' }] }));
+    await open(
+      hostPage({
+        api: api.url,
+        before: PROBE,
+        widgets: [
+          { calcId: 'bmi', apiKey },
+          { calcId: 'loan', apiKey, attributes: 'data-theme="dark"' },
+        ],
+      }),
+    );
     await waitForEvent(page, 'calc:ready', 'w1');
     expect(await hostStyles()).toEqual(without);
   });
@@ -158,7 +220,13 @@ describe('style isolation', () => {
         input: style('input[data-key]')?.borderTopColor,
       };
     });
-    expect(styles).toEqual({ radius: '0px', font: 'monospace', band: 'rgb(200, 0, 100)', title: 'uppercase', input: 'rgb(0, 128, 0)' });
+    expect(styles).toEqual({
+      radius: '0px',
+      font: 'monospace',
+      band: 'rgb(200, 0, 100)',
+      title: 'uppercase',
+      input: 'rgb(0, 128, 0)',
+    });
   });
 
   test('themes: light by default, dark on request, auto follows the system', async () => {
@@ -217,22 +285,34 @@ describe('accessibility', () => {
     const axeSource = await Bun.file(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')).text();
     await page.addScriptTag({ content: axeSource });
     const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
+      const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } })
+        .axe;
       const result = await axe.run(document);
-      return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => ({ target: node.target, failureSummary: node.failureSummary })) }));
+      return result.violations.map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        help: violation.help,
+        nodes: violation.nodes.map((node) => ({ target: node.target, failureSummary: node.failureSummary })),
+      }));
     });
-    const blocking = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    const blocking = violations.filter(
+      (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+    );
     expect(blocking).toEqual([]);
     await screenshot(page, 'axe-page');
   });
 
   test('the result is a status live region; units and help are linked to their inputs', async () => {
-    await open(hostPage({ api: api.url, widgets: [{ calcId: 'fuel-cost', apiKey, attributes: 'data-units="metric"' }] }));
+    await open(
+      hostPage({ api: api.url, widgets: [{ calcId: 'fuel-cost', apiKey, attributes: 'data-units="metric"' }] }),
+    );
     await waitForEvent(page, 'calc:ready', 'w0');
     const a11y = await page.evaluate(() => {
       const root = document.querySelector('#w0')?.shadowRoot;
       const input = root?.querySelector('[data-key=distance]');
-      const described = (input?.getAttribute('aria-describedby') ?? '').split(' ').map((id) => root?.getElementById(id)?.textContent);
+      const described = (input?.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => root?.getElementById(id)?.textContent);
       return {
         label: input?.id ? root?.querySelector(`label[for="${input.id}"]`)?.textContent : undefined,
         described,

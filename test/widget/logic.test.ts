@@ -5,7 +5,15 @@ import type { CalculatorDefinition } from '../../src/calculators/definition.ts';
 import { chooseEncoding, matchesEtag } from '../../src/modules/widget-script/encoding.ts';
 import { stripOwnerText } from '../../widget/build/strip-owner-text.ts';
 import { convertDisplayed } from '../../widget/src/convert.ts';
-import { applyPrefill, computeResult, createFormModel, currentValues, displayedFields, stateOf, switchSystem } from '../../widget/src/form-model.ts';
+import {
+  applyPrefill,
+  computeResult,
+  createFormModel,
+  currentValues,
+  displayedFields,
+  stateOf,
+  switchSystem,
+} from '../../widget/src/form-model.ts';
 import { decimalsOfStep, parseDecimal, resolveLocale, unitSystemForLocale } from '../../widget/src/locale.ts';
 
 function calculator(id: string): CalculatorDefinition {
@@ -14,7 +22,7 @@ function calculator(id: string): CalculatorDefinition {
   return found;
 }
 
-const valueOf = (model: ReturnType<typeof createFormModel>, key: string) => stateOf(model, key)?.value;
+const valueAt = (model: ReturnType<typeof createFormModel>, key: string) => stateOf(model, key)?.value;
 
 describe('parseDecimal', () => {
   test.each([
@@ -52,7 +60,7 @@ describe('locale', () => {
     expect(unitSystemForLocale('my')).toBe('imperial');
   });
 
-  test('a page locale without region takes the browser\'s region when the language matches', () => {
+  test("a page locale without region takes the browser's region when the language matches", () => {
     expect(unitSystemForLocale('en', 'en-GB')).toBe('metric');
     expect(unitSystemForLocale('en', 'en-US')).toBe('imperial');
     expect(unitSystemForLocale('en', 'de-DE')).toBe('imperial');
@@ -61,14 +69,26 @@ describe('locale', () => {
   });
 
   test('input decimals follow the step', () => {
-    expect([decimalsOfStep(undefined), decimalsOfStep(1), decimalsOfStep(0.1), decimalsOfStep(0.01), decimalsOfStep(0.5)]).toEqual([2, 0, 1, 2, 1]);
+    expect([
+      decimalsOfStep(undefined),
+      decimalsOfStep(1),
+      decimalsOfStep(0.1),
+      decimalsOfStep(0.01),
+      decimalsOfStep(0.5),
+    ]).toEqual([2, 0, 1, 2, 1]);
   });
 });
 
 describe('form model', () => {
   test('bmi shows the display aliases, not the canonical keys', () => {
     expect(displayedFields(calculator('bmi')).map((field) => field.key)).toEqual(['weight', 'height']);
-    expect(displayedFields(calculator('body-fat')).map((field) => field.key)).toEqual(['sex', 'height', 'neck', 'waist', 'hip']);
+    expect(displayedFields(calculator('body-fat')).map((field) => field.key)).toEqual([
+      'sex',
+      'height',
+      'neck',
+      'waist',
+      'hip',
+    ]);
   });
 
   test('defaults per unit system and a result at once', () => {
@@ -86,8 +106,8 @@ describe('form model', () => {
   test('weightKg wins over weight and is converted to the displayed unit (contract §8)', () => {
     const model = createFormModel(calculator('bmi'), 'imperial');
     expect(applyPrefill(model, { weightKg: 90, weight: 200, height: 70 }).sort()).toEqual(['height', 'weight']);
-    expect(valueOf(model, 'weight')).toBeCloseTo(198.416, 3);
-    expect(valueOf(model, 'height')).toBe(70);
+    expect(valueAt(model, 'weight')).toBeCloseTo(198.416, 3);
+    expect(valueAt(model, 'height')).toBe(70);
   });
 
   test('the seed pairs: weight + heightCm and height + weightKg, in either system', () => {
@@ -115,7 +135,7 @@ describe('form model', () => {
     const model = createFormModel(calculator('body-fat'), 'metric');
     expect(Object.keys(currentValues(model))).not.toContain('hip');
     applyPrefill(model, { sex: 'nonsense' });
-    expect(valueOf(model, 'sex')).toBe('male');
+    expect(valueAt(model, 'sex')).toBe('male');
     applyPrefill(model, { sex: 'female', hipCm: 100 });
     expect(currentValues(model)).toMatchObject({ sex: 'female', hip: 100 });
   });
@@ -124,12 +144,12 @@ describe('form model', () => {
     const model = createFormModel(calculator('bmi'), 'metric');
     applyPrefill(model, { weight: 80, height: 180 });
     expect(switchSystem(model, 'imperial').sort()).toEqual(['height', 'weight']);
-    expect(valueOf(model, 'weight')).toBeCloseTo(176.37, 2);
-    expect(valueOf(model, 'height')).toBeCloseTo(70.866, 3);
+    expect(valueAt(model, 'weight')).toBeCloseTo(176.37, 2);
+    expect(valueAt(model, 'height')).toBeCloseTo(70.866, 3);
     expect(computeResult(model)?.bmi).toBeCloseTo(24.69, 2);
     switchSystem(model, 'metric');
-    expect(valueOf(model, 'weight')).toBeCloseTo(80, 9);
-    expect(valueOf(model, 'height')).toBeCloseTo(180, 9);
+    expect(valueAt(model, 'weight')).toBeCloseTo(80, 9);
+    expect(valueAt(model, 'height')).toBeCloseTo(180, 9);
   });
 
   test('fuel units convert too, so a trip costs the same in either system', () => {
@@ -145,7 +165,9 @@ describe('form model', () => {
 describe('bundle and route helpers', () => {
   test('stripOwnerText empties description and notes literals, and nothing else', () => {
     const source = `const a = { id: 'x', description: 'Say "hi"', help: 'kept', notes:\n    'one ' +\n    "two",\n};\nconst b = { description: \`t\` };\nconst c = { notes: dynamic() };`;
-    expect(stripOwnerText(source)).toBe(`const a = { id: 'x', description: '', help: 'kept', notes:\n    '',\n};\nconst b = { description: '' };\nconst c = { notes: dynamic() };`);
+    expect(stripOwnerText(source)).toBe(
+      `const a = { id: 'x', description: '', help: 'kept', notes:\n    '',\n};\nconst b = { description: '' };\nconst c = { notes: dynamic() };`,
+    );
     expect(stripOwnerText('x = { description: `a ${b}` }')).toBe('x = { description: `a ${b}` }');
   });
 

@@ -8,7 +8,14 @@ import type { FieldValues } from '../../src/calculators/definition.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import { closeRecordedPage, events, field, openRecordedPage, resultValue, waitForEvent } from './support/widget-page.ts';
+import {
+  closeRecordedPage,
+  events,
+  field,
+  openRecordedPage,
+  resultValue,
+  waitForEvent,
+} from './support/widget-page.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 // Each test's account gets its own pre-fill source, looked up by the account's email.
@@ -50,7 +57,9 @@ async function accountWithPrefill(values: FieldValues, gate?: Promise<void>): Pr
 }
 
 async function openBmi(apiKey: string, attributes: string): Promise<void> {
-  await page.goto(site.page(`/${crypto.randomUUID()}`, hostPage({ api: api.url, widgets: [{ calcId: 'bmi', apiKey, attributes }] })));
+  await page.goto(
+    site.page(`/${crypto.randomUUID()}`, hostPage({ api: api.url, widgets: [{ calcId: 'bmi', apiKey, attributes }] })),
+  );
 }
 
 test('weightKg from the load answer is applied: 90 kg at 175 cm is a BMI of 29.4', async () => {

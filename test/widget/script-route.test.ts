@@ -70,13 +70,28 @@ describe('GET /widget.js', () => {
     expect(widgetScriptSizes.raw).toBe(identity.bytes.byteLength);
     expect(widgetScriptSizes.gzip).toBeLessThanOrEqual(12 * 1024);
     expect(widgetScriptSizes.br).toBeLessThan(widgetScriptSizes.gzip);
-    for (const id of ['bmi', 'bmr', 'tdee', 'body-fat', 'target-heart-rate', 'loan', 'mortgage', 'compound-interest', 'vat', 'percentage', 'tip', 'fuel-cost']) {
+    for (const id of [
+      'bmi',
+      'bmr',
+      'tdee',
+      'body-fat',
+      'target-heart-rate',
+      'loan',
+      'mortgage',
+      'compound-interest',
+      'vat',
+      'percentage',
+      'tip',
+      'fuel-cost',
+    ]) {
       expect(js).toContain(`id:"${id}"`);
     }
   });
 
   test('CSP-clean source: no eval, no Function constructor, no innerHTML, no style attributes', () => {
-    expect(js).not.toMatch(/\beval\s*\(|new\s+Function\b|\bFunction\s*\(|innerHTML|outerHTML|insertAdjacentHTML|document\.write|setAttribute\(\s*["']style/);
+    expect(js).not.toMatch(
+      /\beval\s*\(|new\s+Function\b|\bFunction\s*\(|innerHTML|outerHTML|insertAdjacentHTML|document\.write|setAttribute\(\s*["']style/,
+    );
     expect(js).not.toMatch(/\.style\s*=|\.style\.|cssText/);
   });
 

@@ -2,7 +2,14 @@
  * The state of one widget's form, free of DOM: which fields are shown, their values in
  * the displayed unit system, which ones the visitor touched, pre-fill and unit switching.
  */
-import { perSystem, type CalculatorDefinition, type Field, type FieldValues, type NumberField, type UnitSystem } from '../../src/calculators/definition';
+import {
+  perSystem,
+  type CalculatorDefinition,
+  type Field,
+  type FieldValues,
+  type NumberField,
+  type UnitSystem,
+} from '../../src/calculators/definition';
 import { convertDisplayed } from './convert';
 
 export interface FieldState {
@@ -32,7 +39,9 @@ export function unitOf(field: NumberField | { unit?: NumberField['unit'] }, syst
  * rendered instead.
  */
 export function displayedFields(calculator: CalculatorDefinition): Field[] {
-  const canonical = new Set(calculator.fields.flatMap((field) => (field.kind === 'number' && field.aliasOf ? [field.aliasOf] : [])));
+  const canonical = new Set(
+    calculator.fields.flatMap((field) => (field.kind === 'number' && field.aliasOf ? [field.aliasOf] : [])),
+  );
   return calculator.fields.filter((field) => !canonical.has(field.key));
 }
 
@@ -41,7 +50,11 @@ export function createFormModel(calculator: CalculatorDefinition, system: UnitSy
   return {
     calculator,
     system: chosen,
-    fields: displayedFields(calculator).map((field) => ({ field, value: field.kind === 'number' ? perSystem(field.default, chosen) : field.default, touched: false })),
+    fields: displayedFields(calculator).map((field) => ({
+      field,
+      value: field.kind === 'number' ? perSystem(field.default, chosen) : field.default,
+      touched: false,
+    })),
   };
 }
 
@@ -122,7 +135,9 @@ function prefillFor(model: FormModel, field: Field, values: FieldValues): number
     const canonicalValue = ownNumber(values, field.aliasOf);
     const canonical = model.calculator.fields.find((candidate) => candidate.key === field.aliasOf);
     if (canonicalValue !== undefined && canonical?.kind === 'number') {
-      return convertDisplayed(canonicalValue, unitOf(canonical, model.system), unitOf(field, model.system)) ?? undefined;
+      return (
+        convertDisplayed(canonicalValue, unitOf(canonical, model.system), unitOf(field, model.system)) ?? undefined
+      );
     }
   }
   return ownNumber(values, field.key);

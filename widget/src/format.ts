@@ -17,24 +17,39 @@ export function createFormatter(locale: string, currency: string | undefined): F
   const cache = new Map<string, Intl.NumberFormat>();
   const cached = (key: string, make: () => Intl.NumberFormat) => {
     let format = cache.get(key);
-    if (!format) cache.set(key, (format = make()));
+    if (!format) {
+      format = make();
+      cache.set(key, format);
+    }
     return format;
   };
   let symbol = '';
   if (currency) {
     try {
-      symbol = new Intl.NumberFormat(locale, { style: 'currency', currency }).formatToParts(0).find((part) => part.type === 'currency')?.value ?? currency;
+      symbol =
+        new Intl.NumberFormat(locale, { style: 'currency', currency })
+          .formatToParts(0)
+          .find((part) => part.type === 'currency')?.value ?? currency;
     } catch {
       symbol = currency;
     }
   }
   return {
-    input: (field, value) => cached(`i${decimalsOfStep(field.step)}`, () => inputNumberFormat(locale, decimalsOfStep(field.step))).format(value),
+    input: (field, value) =>
+      cached(`i${decimalsOfStep(field.step)}`, () => inputNumberFormat(locale, decimalsOfStep(field.step))).format(
+        value,
+      ),
     result(definition, value) {
       const decimals = definition.decimals;
       const asCurrency = currency !== undefined && definition.unit === 'currency';
-      return cached(`r${decimals}${asCurrency ? 'c' : ''}`, () =>
-        new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals, ...(asCurrency ? { style: 'currency', currency } : {}) }),
+      return cached(
+        `r${decimals}${asCurrency ? 'c' : ''}`,
+        () =>
+          new Intl.NumberFormat(locale, {
+            minimumFractionDigits: decimals,
+            maximumFractionDigits: decimals,
+            ...(asCurrency ? { style: 'currency', currency } : {}),
+          }),
       ).format(value);
     },
     unit(unit) {
@@ -47,7 +62,12 @@ export function createFormatter(locale: string, currency: string | undefined): F
 }
 
 /** The unit text for a result, empty when its amount already carries the currency. */
-export function resultUnit(formatter: Formatter, definition: ResultDefinition, system: UnitSystem, hasCurrency: boolean): string {
+export function resultUnit(
+  formatter: Formatter,
+  definition: ResultDefinition,
+  system: UnitSystem,
+  hasCurrency: boolean,
+): string {
   if (definition.unit === undefined) return '';
   const unit = perSystem(definition.unit, system);
   return unit === 'currency' && hasCurrency ? '' : formatter.unit(unit);

@@ -24,10 +24,12 @@ function apiOrigin(): string {
 function start(): void {
   // Imported where there is no DOM (server rendering): do nothing.
   if (typeof window === 'undefined' || typeof document === 'undefined') return;
-  const api = window.CalcWidget ?? (window.CalcWidget = createLoader(apiOrigin()));
+  window.CalcWidget ??= createLoader(apiOrigin());
+  const api = window.CalcWidget;
   api.scan();
   // An async script can run before the parser reaches the elements below it.
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => api.scan(), { once: true });
+  if (document.readyState === 'loading')
+    document.addEventListener('DOMContentLoaded', () => api.scan(), { once: true });
 }
 
 start();

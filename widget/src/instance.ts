@@ -7,7 +7,15 @@ import { getCalculator } from '../../src/calculators/index';
 import type { UnitSystem } from '../../src/calculators/definition';
 import { emit } from './events';
 import { createFormatter } from './format';
-import { applyPrefill, computeResult, createFormModel, currentValues, stateOf, switchSystem, type FormModel } from './form-model';
+import {
+  applyPrefill,
+  computeResult,
+  createFormModel,
+  currentValues,
+  stateOf,
+  switchSystem,
+  type FormModel,
+} from './form-model';
 import { parseDecimal } from './locale';
 import { readOptions, type MountOptions, type WidgetOptions } from './options';
 import { createView, unavailableRoot, type View } from './render';
@@ -39,13 +47,17 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
 
   const calculator = getCalculator(options.calcId);
   if (!options.apiKey || !calculator) {
-    if (!options.apiKey) fail('missing_api_key', 'Set data-api-key to your account\'s public key.');
+    if (!options.apiKey) fail('missing_api_key', "Set data-api-key to your account's public key.");
     else fail('calculator_not_found', `There is no calculator "${options.calcId}".`);
     return { destroy };
   }
 
   // Asked first, rendered meanwhile: the answer can only arrive after this task ends.
-  const answer = loadCalculator(apiOrigin, { apiKey: options.apiKey, calcId: options.calcId, domain: location.origin }, lifetime.signal);
+  const answer = loadCalculator(
+    apiOrigin,
+    { apiKey: options.apiKey, calcId: options.calcId, domain: location.origin },
+    lifetime.signal,
+  );
   const model = createFormModel(calculator, options.units);
   const view = createView(host.ownerDocument, model, options.theme, createFormatter(options.locale, options.currency));
   shadow.replaceChildren(view.root);

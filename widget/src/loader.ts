@@ -24,7 +24,9 @@ export function createLoader(apiOrigin: string): CalcWidgetApi {
       instances.set(element, createInstance(element, options, apiOrigin));
     } catch (error) {
       // E.g. the element already carries someone else's closed shadow root.
-      console.warn(`[calc] calculator unavailable: mount_failed (${error instanceof Error ? error.message : String(error)})`);
+      console.warn(
+        `[calc] calculator unavailable: mount_failed (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
   };
 

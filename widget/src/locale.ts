@@ -30,7 +30,8 @@ export function unitSystemForLocale(locale: string, browserLocale?: string): Uni
   try {
     const page = new Intl.Locale(locale);
     const browser = browserLocale ? new Intl.Locale(browserLocale) : undefined;
-    const region = page.region ?? (browser?.language === page.language ? browser.region : undefined) ?? page.maximize().region;
+    const region =
+      page.region ?? (browser?.language === page.language ? browser.region : undefined) ?? page.maximize().region;
     return region !== undefined && IMPERIAL_REGIONS.has(region) ? 'imperial' : 'metric';
   } catch {
     return 'metric';
@@ -76,5 +77,9 @@ export function decimalsOfStep(step: number | undefined): number {
  * digits (so the parser reads it back), with the locale's decimal separator.
  */
 export function inputNumberFormat(locale: string, maxDecimals: number): Intl.NumberFormat {
-  return new Intl.NumberFormat(locale, { useGrouping: false, maximumFractionDigits: maxDecimals, numberingSystem: 'latn' });
+  return new Intl.NumberFormat(locale, {
+    useGrouping: false,
+    maximumFractionDigits: maxDecimals,
+    numberingSystem: 'latn',
+  });
 }

@@ -38,11 +38,18 @@ function currencyCode(value: string | undefined): string | undefined {
 
 export function readOptions(element: HTMLElement, overrides: MountOptions = {}): WidgetOptions {
   const data = element.dataset;
-  const locale = resolveLocale([overrides.locale, data.locale, element.ownerDocument.documentElement.lang, navigator.language]);
+  const locale = resolveLocale([
+    overrides.locale,
+    data.locale,
+    element.ownerDocument.documentElement.lang,
+    navigator.language,
+  ]);
   return {
     calcId: (overrides.calcId ?? data.calcId ?? '').trim(),
     apiKey: (overrides.apiKey ?? data.apiKey ?? '').trim(),
-    units: oneOf(overrides.units ?? data.units, ['metric', 'imperial'] as const) ?? unitSystemForLocale(locale, navigator.language),
+    units:
+      oneOf(overrides.units ?? data.units, ['metric', 'imperial'] as const) ??
+      unitSystemForLocale(locale, navigator.language),
     theme: oneOf(overrides.theme ?? data.theme, ['light', 'dark', 'auto'] as const) ?? 'light',
     locale,
     currency: currencyCode(overrides.currency ?? data.currency),

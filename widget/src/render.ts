@@ -79,7 +79,12 @@ export function createView(doc: Document, model: FormModel, theme: Theme, format
     const field = state.field;
     const id = `f-${field.key}`;
     const describedBy: string[] = [];
-    const row = h(doc, 'div', { class: 'field', part: 'field' }, h(doc, 'label', { for: id, part: 'label' }, field.label));
+    const row = h(
+      doc,
+      'div',
+      { class: 'field', part: 'field' },
+      h(doc, 'label', { for: id, part: 'label' }, field.label),
+    );
     let control: HTMLInputElement | HTMLSelectElement;
     let unit: HTMLElement | undefined;
     if (field.kind === 'select') {
@@ -88,7 +93,15 @@ export function createView(doc: Document, model: FormModel, theme: Theme, format
       row.append(control);
     } else {
       // inputmode=decimal, not type=number: type=number rejects "1,5" in most locales.
-      control = h(doc, 'input', { id, type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false', part: 'input', 'data-key': field.key });
+      control = h(doc, 'input', {
+        id,
+        type: 'text',
+        inputmode: 'decimal',
+        autocomplete: 'off',
+        spellcheck: 'false',
+        part: 'input',
+        'data-key': field.key,
+      });
       unit = h(doc, 'span', { class: 'unit', id: `u-${field.key}`, part: 'unit' });
       row.append(h(doc, 'div', { class: 'control' }, control, unit));
       describedBy.push(unit.id);
@@ -98,7 +111,10 @@ export function createView(doc: Document, model: FormModel, theme: Theme, format
       row.append(h(doc, 'p', { class: 'help', id: `h-${field.key}`, part: 'help' }, help));
       describedBy.push(`h-${field.key}`);
     }
-    const error = field.kind === 'number' ? h(doc, 'p', { class: 'error', id: `e-${field.key}`, part: 'error', hidden: true }) : undefined;
+    const error =
+      field.kind === 'number'
+        ? h(doc, 'p', { class: 'error', id: `e-${field.key}`, part: 'error', hidden: true })
+        : undefined;
     if (error) row.append(error);
     form.append(row);
     fieldViews.set(field.key, { row, control, unit, error, describedBy });
@@ -110,7 +126,15 @@ export function createView(doc: Document, model: FormModel, theme: Theme, format
     const value = h(doc, 'span', { part: 'result-value' });
     const unit = h(doc, 'span', { class: 'unit', part: 'result-unit' });
     const band = h(doc, 'span', { class: 'band', part: 'band' });
-    list.append(h(doc, 'div', { class: 'result', part: 'result' }, h(doc, 'dt', { part: 'result-label' }, definition.label), h(doc, 'dd', {}, value, ' ', unit, ' ', band)));
+    list.append(
+      h(
+        doc,
+        'div',
+        { class: 'result', part: 'result' },
+        h(doc, 'dt', { part: 'result-label' }, definition.label),
+        h(doc, 'dd', {}, value, ' ', unit, ' ', band),
+      ),
+    );
     resultViews.push({ definition, value, unit, band });
   }
   // Polite live region: a screen reader reads the new result after the visitor's edit.
@@ -181,7 +205,9 @@ export function createView(doc: Document, model: FormModel, theme: Theme, format
       const value = result?.[view.definition.key];
       const known = value !== undefined && Number.isFinite(value);
       view.value.textContent = known ? format.result(view.definition, value) : '—';
-      view.unit.textContent = known ? resultUnit(format, view.definition, model.system, format.unit('currency') !== '') : '';
+      view.unit.textContent = known
+        ? resultUnit(format, view.definition, model.system, format.unit('currency') !== '')
+        : '';
       view.band.textContent = known ? (bandFor(view.definition, value, values) ?? '') : '';
     }
   }

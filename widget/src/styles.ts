@@ -3,13 +3,15 @@
  * govern those, so no nonce and no inline `<style>` are needed. Hosts restyle through
  * `--calc-*` custom properties (which inherit into the shadow tree) and `::part()`.
  */
-const LIGHT = '--_bg:var(--calc-color-background,#fff);--_text:var(--calc-color-text,#1f2328);--_muted:var(--calc-color-muted,#555d66);--_border:var(--calc-color-border,#6e7781);--_primary:var(--calc-color-primary,#1d4ed8);--_error:var(--calc-color-error,#b42318);color-scheme:light';
-const DARK = '--_bg:var(--calc-color-background,#1b1f24);--_text:var(--calc-color-text,#eef1f4);--_muted:var(--calc-color-muted,#b1bac4);--_border:var(--calc-color-border,#8b949e);--_primary:var(--calc-color-primary,#8ab4f8);--_error:var(--calc-color-error,#ff9b8f);color-scheme:dark';
+const LIGHT =
+  '--_bg:var(--calc-color-background,#fff);--_text:var(--calc-color-text,#1f2328);--_muted:var(--calc-color-muted,#555d66);--_border:var(--calc-color-border,#6e7781);--_primary:var(--calc-color-primary,#1d4ed8);--_error:var(--calc-color-error,#b42318);color-scheme:light';
+const DARK =
+  '--_bg:var(--calc-color-background,#1b1f24);--_text:var(--calc-color-text,#eef1f4);--_muted:var(--calc-color-muted,#b1bac4);--_border:var(--calc-color-border,#8b949e);--_primary:var(--calc-color-primary,#8ab4f8);--_error:var(--calc-color-error,#ff9b8f);color-scheme:dark';
 
 // `all:initial` on the root stops inherited host styles (color, font, line-height…);
 // host selectors cannot reach inside the shadow tree. Sizes are in px, not rem, so a
 // host's root font size does not rescale the widget.
-export const CSS = `:host{display:block}
+const CSS = `:host{display:block}
 .root{all:initial;display:block;box-sizing:border-box;${LIGHT};font-family:var(--calc-font-family,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);font-size:var(--calc-font-size,16px);line-height:1.45;color:var(--_text);background:var(--_bg);border:1px solid var(--_border);border-radius:var(--calc-radius,8px);padding:var(--calc-spacing,16px);max-width:var(--calc-max-width,480px)}
 .root[data-theme=dark]{${DARK}}
 @media (prefers-color-scheme:dark){.root[data-theme=auto]{${DARK}}}
@@ -42,7 +44,9 @@ input[aria-invalid=true]{border-color:var(--_error);border-width:2px}
 const sheets = new WeakMap<Document, CSSStyleSheet>();
 
 function supportsAdoptedSheets(root: ShadowRoot): boolean {
-  return 'adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype;
+  return (
+    'adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype
+  );
 }
 
 /** Styles a shadow root: one shared constructable sheet per document, else a `<style nonce>`. */

@@ -40,7 +40,11 @@ function errorOf(answer: unknown, status: number): { code: string; message: stri
   return { code: `http_${status}`, message: `The API answered ${status}.` };
 }
 
-export async function loadCalculator(apiOrigin: string, request: LoadRequest, signal: AbortSignal): Promise<LoadOutcome> {
+export async function loadCalculator(
+  apiOrigin: string,
+  request: LoadRequest,
+  signal: AbortSignal,
+): Promise<LoadOutcome> {
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), LOAD_TIMEOUT_MS);
   const abort = () => timeout.abort();
@@ -65,7 +69,8 @@ export async function loadCalculator(apiOrigin: string, request: LoadRequest, si
     return { ok: true, values: valuesOf(answer) };
   } catch (error) {
     if (signal.aborted) return { ok: false, code: 'aborted', message: 'The widget was destroyed.' };
-    if (timeout.signal.aborted) return { ok: false, code: 'timeout', message: `No answer from ${apiOrigin} within ${LOAD_TIMEOUT_MS / 1000} s.` };
+    if (timeout.signal.aborted)
+      return { ok: false, code: 'timeout', message: `No answer from ${apiOrigin} within ${LOAD_TIMEOUT_MS / 1000} s.` };
     return { ok: false, code: 'network_error', message: error instanceof Error ? error.message : String(error) };
   } finally {
     clearTimeout(timer);

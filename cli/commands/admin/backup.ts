@@ -7,9 +7,11 @@ import { dataFlag, openDataDir } from '../../lib/data-dir.ts';
 export default class Backup extends BaseCommand {
   static override summary = 'Write a consistent copy of the database to FILE, also while the server runs.';
   static override description =
-    'Uses SQLite\'s VACUUM INTO: one transaction-consistent snapshot, compacted. Keep the data directory\'s webhook-key and jwt-secret with it (stored webhook headers cannot be decrypted without webhook-key). Restore by stopping the server and putting the file in place as calc.db.';
+    "Uses SQLite's VACUUM INTO: one transaction-consistent snapshot, compacted. Keep the data directory's webhook-key and jwt-secret with it (stored webhook headers cannot be decrypted without webhook-key). Restore by stopping the server and putting the file in place as calc.db.";
   static override examples = ['<%= config.bin %> admin backup /var/backups/calc-$(date +%F).db'];
-  static override args = { file: Args.string({ description: 'where to write the copy (must not exist)', required: true }) };
+  static override args = {
+    file: Args.string({ description: 'where to write the copy (must not exist)', required: true }),
+  };
   static override flags = { data: dataFlag };
 
   async run() {

@@ -11,7 +11,13 @@ export default class Calculators extends OwnerCommand {
   async run() {
     const { flags } = await this.parse(Calculators);
     const { body } = await this.api(flags).get<CalculatorListBody>('/v1/calculators', { auth: false });
-    const rows = body.calculators.map((c) => [c.id, c.category ?? '', c.title, (c.unitSystems ?? []).join('/'), (c.fields ?? []).map((f) => f.key).join(', ')]);
+    const rows = body.calculators.map((c) => [
+      c.id,
+      c.category ?? '',
+      c.title,
+      (c.unitSystems ?? []).join('/'),
+      (c.fields ?? []).map((f) => f.key).join(', '),
+    ]);
     this.log(formatTable(['ID', 'CATEGORY', 'TITLE', 'UNITS', 'FIELD KEYS'], rows));
     return body;
   }

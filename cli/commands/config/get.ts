@@ -5,7 +5,7 @@ import { formatDetails } from '../../lib/details.ts';
 import { explainOutcome } from '../../lib/webhook-outcomes.ts';
 
 export default class ConfigGet extends OwnerCommand {
-  static override summary = 'Show a calculator\'s widget config and the last webhook outcome.';
+  static override summary = "Show a calculator's widget config and the last webhook outcome.";
   static override description =
     'Header values are never shown: the server returns only their names. With --json, stdout holds the body of GET /v1/widget-config/CALCID.';
   static override examples = ['<%= config.bin %> config get bmi', '<%= config.bin %> config get bmi --json'];
@@ -28,10 +28,19 @@ export function describeConfig(body: WidgetConfigBody): string {
   return formatDetails([
     ['Calculator', body.calcId],
     ['Webhook', webhook ? webhook.url : `none (set one with \`calc config set-webhook ${body.calcId} --url URL\`)`],
-    ...(webhook ? [['Headers', headerNames.length ? headerNames.map((n) => `${n}: <redacted>`).join(', ') : 'none'] as [string, string]] : []),
+    ...(webhook
+      ? [
+          ['Headers', headerNames.length ? headerNames.map((n) => `${n}: <redacted>`).join(', ') : 'none'] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
     [
       'Last fetch',
-      status ? `${explainOutcome(status.outcome)}, ${status.httpStatus === null ? 'no HTTP status' : `HTTP ${status.httpStatus}`}, ${status.durationMs} ms, at ${status.at}` : 'never',
+      status
+        ? `${explainOutcome(status.outcome)}, ${status.httpStatus === null ? 'no HTTP status' : `HTTP ${status.httpStatus}`}, ${status.durationMs} ms, at ${status.at}`
+        : 'never',
     ],
   ]);
 }

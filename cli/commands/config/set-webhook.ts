@@ -27,7 +27,9 @@ export default class ConfigSetWebhook extends OwnerCommand {
     url: Flags.string({ description: 'absolute http(s) URL the server GETs on each widget load', required: true }),
     header: Flags.string({ description: 'a header to send, "Name: value" (repeatable)', multiple: true }),
     'header-stdin': Flags.boolean({ description: 'read more "Name: value" header lines from standard input' }),
-    'keep-headers': Flags.boolean({ description: 'keep saved headers that are not given again (their values stay on the server)' }),
+    'keep-headers': Flags.boolean({
+      description: 'keep saved headers that are not given again (their values stay on the server)',
+    }),
   };
 
   async run() {
@@ -42,7 +44,8 @@ export default class ConfigSetWebhook extends OwnerCommand {
       // "<redacted>" tells the server to keep the value it has for that name.
       const { body: current } = await api.get<WidgetConfigBody>(`/v1/widget-config/${calcId}`);
       const given = new Set(Object.keys(headers).map((n) => n.toLowerCase()));
-      for (const name of Object.keys(current.config.webhook?.headers ?? {})) if (!given.has(name.toLowerCase())) headers[name] = REDACTED;
+      for (const name of Object.keys(current.config.webhook?.headers ?? {}))
+        if (!given.has(name.toLowerCase())) headers[name] = REDACTED;
     }
     const webhook = Object.keys(headers).length > 0 ? { url, headers } : { url };
     const { body } = await api.put<WidgetConfigBody>(`/v1/widget-config/${calcId}`, { body: { config: { webhook } } });
@@ -61,6 +64,7 @@ function checkedUrl(raw: string): string {
   } catch {
     throw new CliFailure(`--url "${raw}" is not an absolute URL such as https://api.shop.example/prefill.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliFailure(`--url must start with http:// or https:// (got ${url.protocol}).`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CliFailure(`--url must start with http:// or https:// (got ${url.protocol}).`);
   return raw;
 }

@@ -7,13 +7,16 @@ import { printable } from '../../lib/printable.ts';
 import { explainOutcome } from '../../lib/webhook-outcomes.ts';
 
 export default class ConfigTestWebhook extends OwnerCommand {
-  static override summary = 'Call a calculator\'s webhook now and show what it would pre-fill.';
+  static override summary = "Call a calculator's webhook now and show what it would pre-fill.";
   static override description =
     'Runs the same guarded fetch as a widget load (it does not count as a load). Visitors never see webhook errors; this shows them: ' +
     'the outcome, HTTP status, duration, the field values it would pre-fill and the keys it ignored. ' +
     'Exits 1 when the outcome is not ok, so scripts can check a webhook. ' +
     'With --json, stdout holds the body of POST /v1/widget-config/CALCID/test-webhook.';
-  static override examples = ['<%= config.bin %> config test-webhook bmi', '<%= config.bin %> config test-webhook bmi --json'];
+  static override examples = [
+    '<%= config.bin %> config test-webhook bmi',
+    '<%= config.bin %> config test-webhook bmi --json',
+  ];
   static override args = { calcId: calcIdArg };
 
   async run() {
@@ -26,7 +29,12 @@ export default class ConfigTestWebhook extends OwnerCommand {
         ['Outcome', explainOutcome(body.outcome)],
         ['HTTP status', body.httpStatus === null ? 'none' : String(body.httpStatus)],
         ['Duration', `${body.durationMs} ms`],
-        ['Pre-fill', values.length ? values.map(([key, value]) => `${printable(key)} = ${JSON.stringify(value)}`).join(', ') : 'nothing'],
+        [
+          'Pre-fill',
+          values.length
+            ? values.map(([key, value]) => `${printable(key)} = ${JSON.stringify(value)}`).join(', ')
+            : 'nothing',
+        ],
         ['Ignored keys', body.ignoredKeys.length ? body.ignoredKeys.map(printable).join(', ') : 'none'],
       ]),
     );

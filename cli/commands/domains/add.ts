@@ -12,13 +12,17 @@ export default class DomainsAdd extends OwnerCommand {
     '<%= config.bin %> domains add "https://*.shop.example"',
     '<%= config.bin %> domains add http://localhost:3000',
   ];
-  static override args = { origin: Args.string({ description: 'origin such as https://shop.example', required: true }) };
+  static override args = {
+    origin: Args.string({ description: 'origin such as https://shop.example', required: true }),
+  };
 
   async run() {
     const { args, flags } = await this.parse(DomainsAdd);
     const { status, body } = await this.api(flags).post<DomainBody>('/v1/domains', { body: { domain: args.origin } });
     // 200 means nothing changed; 201 means added now (or a pending request became active).
-    this.log(status === 201 ? `Added ${body.domain.domain}; it is active.` : `${body.domain.domain} was already active.`);
+    this.log(
+      status === 201 ? `Added ${body.domain.domain}; it is active.` : `${body.domain.domain} was already active.`,
+    );
     return body;
   }
 }

@@ -20,12 +20,17 @@ export default class Domains extends OwnerCommand {
 function describe(domains: DomainJson[]): string {
   if (domains.length === 0) return 'No domains yet. Add your site: calc domains add https://shop.example';
   // Pending first: they are the ones waiting for a decision.
-  const sorted = [...domains].sort((a, b) => (a.status === b.status ? a.domain.localeCompare(b.domain) : a.status === 'pending' ? -1 : 1));
+  const sorted = [...domains].sort((a, b) =>
+    a.status === b.status ? a.domain.localeCompare(b.domain) : a.status === 'pending' ? -1 : 1,
+  );
   const rows = sorted.map((d) => [d.domain, d.status === 'pending' ? 'PENDING approval' : 'active', d.createdAt]);
   const lines = [formatTable(['DOMAIN', 'STATUS', 'SINCE'], rows)];
   const pending = domains.filter((d) => d.status === 'pending').length;
   if (pending > 0) {
-    lines.push('', `${pending} pending ${pending === 1 ? 'request' : 'requests'}: approve with \`calc domains approve ORIGIN\`, or refuse with \`calc domains remove ORIGIN\`.`);
+    lines.push(
+      '',
+      `${pending} pending ${pending === 1 ? 'request' : 'requests'}: approve with \`calc domains approve ORIGIN\`, or refuse with \`calc domains remove ORIGIN\`.`,
+    );
   }
   return lines.join('\n');
 }

@@ -4,9 +4,12 @@ import type { DomainBody } from '../../lib/api-types.ts';
 
 export default class DomainsRemove extends OwnerCommand {
   static override summary = 'Stop an origin from embedding your calculators, or refuse a pending request.';
-  static override description = 'Widgets on that origin stop loading at once. With --json, stdout holds the body of DELETE /v1/domains.';
+  static override description =
+    'Widgets on that origin stop loading at once. With --json, stdout holds the body of DELETE /v1/domains.';
   static override examples = ['<%= config.bin %> domains remove https://old-shop.example'];
-  static override args = { origin: Args.string({ description: 'origin to remove, as listed by `calc domains`', required: true }) };
+  static override args = {
+    origin: Args.string({ description: 'origin to remove, as listed by `calc domains`', required: true }),
+  };
 
   async run() {
     const { args, flags } = await this.parse(DomainsRemove);

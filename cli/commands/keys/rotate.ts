@@ -2,7 +2,7 @@ import { OwnerCommand } from '../../owner-command.ts';
 import type { AccountBody } from '../../lib/api-types.ts';
 
 export default class KeysRotate extends OwnerCommand {
-  static override summary = 'Replace the account\'s API key; the old key stops working at once.';
+  static override summary = "Replace the account's API key; the old key stops working at once.";
   static override description =
     'Every embedded widget that still carries the old key shows "calculator unavailable" until its snippet is updated (see `calc embed`). ' +
     'With --json, stdout holds the body of POST /v1/account/rotate-api-key.';

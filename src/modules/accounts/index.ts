@@ -24,24 +24,36 @@ export interface AccountsModuleDeps {
 
 /** Sign-up, sign-in, the account overview and key rotation. */
 export function accountsModule(deps: AccountsModuleDeps) {
-  const session = async (row: Parameters<typeof toAccountJson>[0]) => ({ ...(await deps.tokens.issue(row.id)), account: toAccountJson(row) });
+  const session = async (row: Parameters<typeof toAccountJson>[0]) => ({
+    ...(await deps.tokens.issue(row.id)),
+    account: toAccountJson(row),
+  });
 
   return new Elysia({ tags: ['accounts'] })
     .post(
       '/v1/auth/signup',
       async ({ body, set }) => {
-        if (deps.config.signupDisabled) throw new AppError('signup_disabled', 'Sign-up is disabled on this server; ask its operator for an account.');
+        if (deps.config.signupDisabled)
+          throw new AppError('signup_disabled', 'Sign-up is disabled on this server; ask its operator for an account.');
         const row = await createAccount(deps, body);
         set.status = 201;
         return session(row);
       },
-      { body: Credentials, response: { 201: Session, 400: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse }, detail: { summary: 'Create an account' } },
+      {
+        body: Credentials,
+        response: { 201: Session, 400: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse },
+        detail: { summary: 'Create an account' },
+      },
     )
-    .post('/v1/auth/login', async ({ body, request }) => session(await authenticate(deps, body, deps.clientIp(request))), {
-      body: Credentials,
-      response: { 200: Session, 401: ErrorResponse, 429: ErrorResponse },
-      detail: { summary: 'Sign in and get a session token' },
-    })
+    .post(
+      '/v1/auth/login',
+      async ({ body, request }) => session(await authenticate(deps, body, deps.clientIp(request))),
+      {
+        body: Credentials,
+        response: { 200: Session, 401: ErrorResponse, 429: ErrorResponse },
+        detail: { summary: 'Sign in and get a session token' },
+      },
+    )
     .use(ownerAuth(deps))
     .get(
       '/v1/account',
@@ -53,7 +65,10 @@ export function accountsModule(deps: AccountsModuleDeps) {
           publicUrl: deps.publicUrl(),
         };
       },
-      { response: { 200: AccountOverview, 401: ErrorResponse }, detail: { summary: 'The signed-in account, its plan and usage', security: [{ bearer: [] }] } },
+      {
+        response: { 200: AccountOverview, 401: ErrorResponse },
+        detail: { summary: 'The signed-in account, its plan and usage', security: [{ bearer: [] }] },
+      },
     )
     .post('/v1/account/rotate-api-key', ({ account }) => ({ account: toAccountJson(rotateApiKey(deps, account.id)) }), {
       response: { 200: AccountEnvelope, 401: ErrorResponse },

@@ -1,13 +1,11 @@
 import { t, type Static } from 'elysia';
 
-export const Credentials = t.Object(
-  {
-    email: t.String({ minLength: 3, maxLength: 254, description: 'Sign-in email address' }),
-    password: t.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters' }),
-  }
-);
+export const Credentials = t.Object({
+  email: t.String({ minLength: 3, maxLength: 254, description: 'Sign-in email address' }),
+  password: t.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters' }),
+});
 
-export const Account = t.Object({
+const Account = t.Object({
   id: t.String(),
   email: t.String(),
   plan: t.Union([t.Literal('free'), t.Literal('base'), t.Literal('extra')]),

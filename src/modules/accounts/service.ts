@@ -18,17 +18,21 @@ export function toAccountJson(row: AccountRow): AccountJson {
 
 export function normaliseEmail(email: string): string {
   const normalised = email.trim().toLowerCase();
-  if (!EMAIL.test(normalised) || normalised.length > 254) throw invalidRequest('email must be an email address such as owner@shop.example.');
+  if (!EMAIL.test(normalised) || normalised.length > 254)
+    throw invalidRequest('email must be an email address such as owner@shop.example.');
   return normalised;
 }
 
-export function checkPassword(password: string): void {
+function checkPassword(password: string): void {
   if (password.length < 10) throw invalidRequest('password must be at least 10 characters long.');
   if (password.length > 1024) throw invalidRequest('password must be at most 1024 characters long.');
 }
 
 /** Creates an account (signup, operator command, demo seed); 409 when the email is taken. */
-export async function createAccount(deps: AccountsDeps, input: { email: string; password: string; plan?: Plan }): Promise<AccountRow> {
+export async function createAccount(
+  deps: AccountsDeps,
+  input: { email: string; password: string; plan?: Plan },
+): Promise<AccountRow> {
   const email = normaliseEmail(input.email);
   checkPassword(input.password);
   const row: AccountRow = {
@@ -58,7 +62,9 @@ export async function authenticate(
   const keys = [`email:${email}`, `ip:${clientIp}`];
   const wait = deps.limiter.retryAfter(keys);
   if (wait !== null) {
-    throw new AppError('rate_limited', `Too many failed sign-ins. Try again in ${wait} seconds.`, undefined, { 'Retry-After': String(wait) });
+    throw new AppError('rate_limited', `Too many failed sign-ins. Try again in ${wait} seconds.`, undefined, {
+      'Retry-After': String(wait),
+    });
   }
   // Charged before the slow hash check, so a burst of parallel guesses cannot all pass
   // the limit before the first failure is counted.

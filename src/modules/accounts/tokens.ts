@@ -1,6 +1,6 @@
 import { jwt } from '@elysiajs/jwt';
 
-export interface SessionToken {
+interface SessionToken {
   token: string;
   expiresAt: string;
 }
@@ -15,7 +15,11 @@ export interface TokenService {
  * HS256 session tokens through @elysiajs/jwt's signer, taken out of its plugin so that
  * signing and checking are plain functions usable outside a route.
  */
-export function createTokenService(secret: Uint8Array | string, lifetimeSeconds: number, now: () => Date): TokenService {
+export function createTokenService(
+  secret: Uint8Array | string,
+  lifetimeSeconds: number,
+  now: () => Date,
+): TokenService {
   const signer = jwt({ secret, alg: 'HS256' }).decorator.jwt;
   return {
     async issue(accountId) {

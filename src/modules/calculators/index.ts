@@ -4,7 +4,9 @@ import { toPublic } from '../../calculators/definition.ts';
 import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
 import { requireCalculator } from './service.ts';
 
-const Definition = t.Record(t.String(), t.Unknown(), { description: 'id, title, unit systems, fields (key, label, unit, min, max, default), results' });
+const Definition = t.Record(t.String(), t.Unknown(), {
+  description: 'id, title, unit systems, fields (key, label, unit, min, max, default), results',
+});
 
 // The catalogue never changes while the server runs: serialise it once.
 const catalogue = { calculators: calculators.map(toPublic) as unknown as Record<string, unknown>[] };
@@ -21,6 +23,10 @@ export function calculatorsModule() {
       ({ params }) => {
         return { calculator: toPublic(requireCalculator(params.calcId)) as unknown as Record<string, unknown> };
       },
-      { params: CalcIdParam, response: { 200: t.Object({ calculator: Definition }), 400: ErrorResponse, 404: ErrorResponse }, detail: { summary: 'One calculator\'s public definition' } },
+      {
+        params: CalcIdParam,
+        response: { 200: t.Object({ calculator: Definition }), 400: ErrorResponse, 404: ErrorResponse },
+        detail: { summary: "One calculator's public definition" },
+      },
     );
 }

@@ -1,8 +1,10 @@
 import { t } from 'elysia';
 
-export const DomainBody = t.Object({ domain: t.String({ maxLength: 300, description: 'An origin: http(s)://host[:port]; owners may use a leading *.' }) });
+export const DomainBody = t.Object({
+  domain: t.String({ maxLength: 300, description: 'An origin: http(s)://host[:port]; owners may use a leading *.' }),
+});
 
-export const Domain = t.Object({
+const Domain = t.Object({
   domain: t.String(),
   status: t.Union([t.Literal('active'), t.Literal('pending')]),
   createdAt: t.String({ format: 'date-time' }),

@@ -29,8 +29,11 @@ const recent = new Map<string, NormalisedOrigin>();
 function parseOrigin(raw: string): NormalisedOrigin {
   if (raw.length > MAX_ORIGIN_LENGTH) throw invalidRequest(`domain must be at most ${MAX_ORIGIN_LENGTH} characters.`);
   // Characters the URL parser would silently drop or reinterpret: refuse instead of guessing.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point of this check
   if (/[\s\\@?#\u0000-\u001f\u007f]/u.test(raw)) {
-    throw invalidRequest('domain must be an origin such as https://shop.example (no path, query, fragment or user info).');
+    throw invalidRequest(
+      'domain must be an origin such as https://shop.example (no path, query, fragment or user info).',
+    );
   }
   let url: URL;
   try {
@@ -38,14 +41,18 @@ function parseOrigin(raw: string): NormalisedOrigin {
   } catch {
     throw invalidRequest(`domain "${truncate(raw)}" is not an origin such as https://shop.example.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidRequest('domain must start with http:// or https://.');
-  if (url.pathname !== '/' && url.pathname !== '') throw invalidRequest('domain must be an origin without a path, such as https://shop.example.');
-  if (!/^https?:\/\/[^/]+\/?$/i.test(raw)) throw invalidRequest('domain must be an origin without a path, such as https://shop.example.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidRequest('domain must start with http:// or https://.');
+  if (url.pathname !== '/' && url.pathname !== '')
+    throw invalidRequest('domain must be an origin without a path, such as https://shop.example.');
+  if (!/^https?:\/\/[^/]+\/?$/i.test(raw))
+    throw invalidRequest('domain must be an origin without a path, such as https://shop.example.');
   const host = url.hostname;
   if (host === '') throw invalidRequest('domain has no host.');
   const wildcard = host.startsWith('*.');
   const rest = wildcard ? host.slice(2) : host;
-  if (rest.includes('*')) throw invalidRequest('a wildcard is only allowed as the whole first label, as in https://*.shop.example.');
+  if (rest.includes('*'))
+    throw invalidRequest('a wildcard is only allowed as the whole first label, as in https://*.shop.example.');
   if (wildcard && (rest.replace(/\.$/, '').split('.').length < 2 || rest.startsWith('[') || /^[\d.]+$/.test(rest))) {
     throw invalidRequest('a wildcard needs a domain of at least two labels, as in https://*.shop.example.');
   }

@@ -1,8 +1,8 @@
 import type { DomainRow, DomainsStore } from '../../db/domains-store.ts';
-import { AppError, invalidRequest } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { matchingOrigins, normaliseOrigin } from './origin.ts';
 
-export const MAX_PENDING_DOMAINS = 20;
+const MAX_PENDING_DOMAINS = 20;
 
 export interface DomainsDeps {
   domains: DomainsStore;
@@ -58,9 +58,13 @@ export function requestDomain(deps: DomainsDeps, accountId: string, origin: stri
     const existing = deps.domains.find(accountId, origin);
     if (existing) return toJson(existing);
     // Already allowed through an active wildcard: nothing to ask for.
-    if (originStatus(deps, accountId, origin) === 'active') return { domain: origin, status: 'active', createdAt: deps.now().toISOString() };
+    if (originStatus(deps, accountId, origin) === 'active')
+      return { domain: origin, status: 'active', createdAt: deps.now().toISOString() };
     if (deps.domains.countPending(accountId) >= MAX_PENDING_DOMAINS) {
-      throw new AppError('too_many_pending_domains', `This account already has ${MAX_PENDING_DOMAINS} pending domain requests; the owner must approve or remove some first.`);
+      throw new AppError(
+        'too_many_pending_domains',
+        `This account already has ${MAX_PENDING_DOMAINS} pending domain requests; the owner must approve or remove some first.`,
+      );
     }
     const row: DomainRow = { accountId, origin, status: 'pending', createdAt: deps.now().toISOString() };
     deps.domains.insert(row);
@@ -69,7 +73,11 @@ export function requestDomain(deps: DomainsDeps, accountId: string, origin: stri
 }
 
 /** How the widget routes see an origin: active (exactly or by wildcard), pending, or unknown. */
-export function originStatus(deps: Pick<DomainsDeps, 'domains'>, accountId: string, origin: string): 'active' | 'pending' | 'none' {
+export function originStatus(
+  deps: Pick<DomainsDeps, 'domains'>,
+  accountId: string,
+  origin: string,
+): 'active' | 'pending' | 'none' {
   let pending = false;
   for (const candidate of matchingOrigins(origin)) {
     const status = deps.domains.status(accountId, candidate);

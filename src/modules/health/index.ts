@@ -6,7 +6,10 @@ import { ErrorResponse } from '../../http/model.ts';
 /** Liveness (the process answers) and readiness (the database answers). */
 export function healthModule(deps: { sqlite: Database }) {
   return new Elysia({ tags: ['health'] })
-    .get('/healthz', () => ({ status: 'ok' as const }), { response: { 200: t.Object({ status: t.Literal('ok') }) }, detail: { summary: 'Liveness' } })
+    .get('/healthz', () => ({ status: 'ok' as const }), {
+      response: { 200: t.Object({ status: t.Literal('ok') }) },
+      detail: { summary: 'Liveness' },
+    })
     .get(
       '/readyz',
       () => {
@@ -17,6 +20,9 @@ export function healthModule(deps: { sqlite: Database }) {
         }
         return { status: 'ready' as const };
       },
-      { response: { 200: t.Object({ status: t.Literal('ready') }), 503: ErrorResponse }, detail: { summary: 'Readiness: the database answers' } },
+      {
+        response: { 200: t.Object({ status: t.Literal('ready') }), 503: ErrorResponse },
+        detail: { summary: 'Readiness: the database answers' },
+      },
     );
 }

@@ -6,19 +6,23 @@ import { DEMO_CSS, demoPage, demoPagePolicy } from './demo-page.ts';
 
 /** The page at `/`: the demo, embedded exactly as a customer would embed it. */
 export function pagesModule(deps: { accounts: AccountsStore; config: ServerConfig; publicUrl: () => string }) {
-  return new Elysia().get(
-    '/',
-    () => {
-      const demo = deps.config.demo ? deps.accounts.findByEmail(DEMO_EMAIL) : undefined;
-      const apiUrl = deps.publicUrl();
-      return new Response(demoPage({ apiUrl, apiKey: demo?.apiKey ?? null }), {
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          // The demo page runs under the strict policy customers are told about.
-          'content-security-policy': demoPagePolicy(apiUrl),
-        },
-      });
-    },
-    { detail: { hide: true } },
-  ).get('/demo.css', () => new Response(DEMO_CSS, { headers: { 'content-type': 'text/css; charset=utf-8' } }), { detail: { hide: true } });
+  return new Elysia()
+    .get(
+      '/',
+      () => {
+        const demo = deps.config.demo ? deps.accounts.findByEmail(DEMO_EMAIL) : undefined;
+        const apiUrl = deps.publicUrl();
+        return new Response(demoPage({ apiUrl, apiKey: demo?.apiKey ?? null }), {
+          headers: {
+            'content-type': 'text/html; charset=utf-8',
+            // The demo page runs under the strict policy customers are told about.
+            'content-security-policy': demoPagePolicy(apiUrl),
+          },
+        });
+      },
+      { detail: { hide: true } },
+    )
+    .get('/demo.css', () => new Response(DEMO_CSS, { headers: { 'content-type': 'text/css; charset=utf-8' } }), {
+      detail: { hide: true },
+    });
 }

@@ -14,23 +14,45 @@ const bearer = [{ bearer: [] }];
 export function widgetConfigModule(deps: ConfigDeps & PullDeps & { tokens: TokenService; accounts: AccountsStore }) {
   return new Elysia()
     .use(ownerAuth(deps))
-    .get(
-      '/v1/widget-config/:calcId',
-      ({ account, params }) => readConfig(deps, account.id, params.calcId),
-      { params: CalcIdParam, response: { 200: ConfigAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse }, detail: { summary: 'Read a calculator\'s config (header values redacted) and the last webhook outcome', security: bearer } },
-    )
-    .put('/v1/widget-config/:calcId', ({ account, params, body }) => saveConfig(deps, account, params.calcId, body.config.webhook), {
+    .get('/v1/widget-config/:calcId', ({ account, params }) => readConfig(deps, account.id, params.calcId), {
       params: CalcIdParam,
-      body: ConfigBody,
-      response: { 200: ConfigAnswer, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 422: ErrorResponse },
-      detail: { summary: 'Save or remove the webhook (Extra plan); {config: {}} removes it', security: bearer },
+      response: { 200: ConfigAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+      detail: {
+        summary: "Read a calculator's config (header values redacted) and the last webhook outcome",
+        security: bearer,
+      },
     })
+    .put(
+      '/v1/widget-config/:calcId',
+      ({ account, params, body }) => saveConfig(deps, account, params.calcId, body.config.webhook),
+      {
+        params: CalcIdParam,
+        body: ConfigBody,
+        response: {
+          200: ConfigAnswer,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          422: ErrorResponse,
+        },
+        detail: { summary: 'Save or remove the webhook (Extra plan); {config: {}} removes it', security: bearer },
+      },
+    )
     .post(
       '/v1/widget-config/:calcId/test-webhook',
       async ({ account, params }) => {
-        const { outcome, httpStatus, durationMs, values, ignoredKeys } = await pullWebhook(deps, account, requireCalculator(params.calcId));
+        const { outcome, httpStatus, durationMs, values, ignoredKeys } = await pullWebhook(
+          deps,
+          account,
+          requireCalculator(params.calcId),
+        );
         return { outcome, httpStatus, durationMs, values, ignoredKeys };
       },
-      { params: CalcIdParam, response: { 200: TestAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse }, detail: { summary: 'Run the guarded webhook fetch now and show what it would pre-fill', security: bearer } },
+      {
+        params: CalcIdParam,
+        response: { 200: TestAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+        detail: { summary: 'Run the guarded webhook fetch now and show what it would pre-fill', security: bearer },
+      },
     );
 }

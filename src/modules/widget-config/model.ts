@@ -3,10 +3,15 @@ import { PULL_OUTCOMES } from './status-log.ts';
 
 export const REDACTED = '<redacted>';
 
-export const WebhookInput = t.Object({
-  url: t.String({ maxLength: 2048, description: 'http(s) URL of the owner\'s endpoint; must resolve to public addresses only' }),
+const WebhookInput = t.Object({
+  url: t.String({
+    maxLength: 2048,
+    description: "http(s) URL of the owner's endpoint; must resolve to public addresses only",
+  }),
   headers: t.Optional(
-    t.Record(t.String(), t.String(), { description: `Sent with the GET; values are stored encrypted and shown as "${REDACTED}". Send "${REDACTED}" back to keep a stored value.` }),
+    t.Record(t.String(), t.String(), {
+      description: `Sent with the GET; values are stored encrypted and shown as "${REDACTED}". Send "${REDACTED}" back to keep a stored value.`,
+    }),
   ),
 });
 
@@ -18,9 +23,16 @@ const Outcome = t.UnionEnum(PULL_OUTCOMES);
 
 export const ConfigAnswer = t.Object({
   calcId: t.String(),
-  config: t.Object({ webhook: t.Optional(t.Object({ url: t.String(), headers: t.Record(t.String(), t.Literal(REDACTED)) })) }),
+  config: t.Object({
+    webhook: t.Optional(t.Object({ url: t.String(), headers: t.Record(t.String(), t.Literal(REDACTED)) })),
+  }),
   webhookStatus: t.Union([
-    t.Object({ at: t.String({ format: 'date-time' }), outcome: Outcome, httpStatus: t.Union([t.Integer(), t.Null()]), durationMs: t.Number() }),
+    t.Object({
+      at: t.String({ format: 'date-time' }),
+      outcome: Outcome,
+      httpStatus: t.Union([t.Integer(), t.Null()]),
+      durationMs: t.Number(),
+    }),
     t.Null(),
   ]),
 });

@@ -33,7 +33,13 @@ export interface PullResult {
 
 export const rowId = (accountId: string, calcId: string) => `${accountId}/${calcId}`;
 
-const nothing = (outcome: PullOutcome): PullResult => ({ outcome, httpStatus: null, durationMs: 0, values: {}, ignoredKeys: [] });
+const nothing = (outcome: PullOutcome): PullResult => ({
+  outcome,
+  httpStatus: null,
+  durationMs: 0,
+  values: {},
+  ignoredKeys: [],
+});
 
 /**
  * Runs the guarded webhook pull for one widget load. The plan is read from the account
@@ -41,7 +47,11 @@ const nothing = (outcome: PullOutcome): PullResult => ({ outcome, httpStatus: nu
  * throws: a failure is an outcome and the visitor gets the defaults. Answers at once
  * (no promise) when there is nothing to call, as for every load outside the Extra plan.
  */
-export function pullWebhook(deps: PullDeps, account: AccountRow, calculator: CalculatorDefinition): PullResult | Promise<PullResult> {
+export function pullWebhook(
+  deps: PullDeps,
+  account: AccountRow,
+  calculator: CalculatorDefinition,
+): PullResult | Promise<PullResult> {
   if (account.plan !== 'extra') return nothing('plan_required');
   const startedAt = performance.now();
   let config: WidgetConfigRow | undefined;
@@ -49,7 +59,11 @@ export function pullWebhook(deps: PullDeps, account: AccountRow, calculator: Cal
     config = deps.configs.find(account.id, calculator.id);
   } catch (error) {
     // The visitor still gets the calculator; the operator hears about the store.
-    deps.logger.error('widget config could not be read; loading with defaults', { accountId: account.id, calcId: calculator.id, error: String(error) });
+    deps.logger.error('widget config could not be read; loading with defaults', {
+      accountId: account.id,
+      calcId: calculator.id,
+      error: String(error),
+    });
     return nothing('unreachable');
   }
   if (!config?.webhookUrl) return nothing('no_webhook');
@@ -62,7 +76,10 @@ export function pullWebhook(deps: PullDeps, account: AccountRow, calculator: Cal
     } catch {
       release();
       // A wrong or lost webhook-key: say so to the operator, never call without the auth.
-      deps.logger.error('webhook headers cannot be decrypted; check the data directory\'s webhook-key', { accountId: account.id, calcId: calculator.id });
+      deps.logger.error("webhook headers cannot be decrypted; check the data directory's webhook-key", {
+        accountId: account.id,
+        calcId: calculator.id,
+      });
       return recordOutcome(deps, account, calculator, nothing('unreachable'), startedAt);
     }
   }
@@ -71,7 +88,13 @@ export function pullWebhook(deps: PullDeps, account: AccountRow, calculator: Cal
 
 async function callWebhook(
   deps: PullDeps,
-  call: { url: string; headers: Record<string, string>; account: AccountRow; calculator: CalculatorDefinition; startedAt: number },
+  call: {
+    url: string;
+    headers: Record<string, string>;
+    account: AccountRow;
+    calculator: CalculatorDefinition;
+    startedAt: number;
+  },
   release: () => void,
 ): Promise<PullResult> {
   try {
@@ -81,16 +104,33 @@ async function callWebhook(
       userAgent: deps.userAgent,
       timeoutMs: deps.timeoutMs,
     });
-    const merged = fetched.outcome === 'ok' ? mergeWebhookValues(call.calculator, fetched.body) : { values: {}, ignoredKeys: [] };
-    const result = { outcome: fetched.outcome, httpStatus: fetched.httpStatus, durationMs: fetched.durationMs, ...merged };
+    const merged =
+      fetched.outcome === 'ok' ? mergeWebhookValues(call.calculator, fetched.body) : { values: {}, ignoredKeys: [] };
+    const result = {
+      outcome: fetched.outcome,
+      httpStatus: fetched.httpStatus,
+      durationMs: fetched.durationMs,
+      ...merged,
+    };
     return recordOutcome(deps, call.account, call.calculator, result, call.startedAt);
   } finally {
     release();
   }
 }
 
-function recordOutcome(deps: PullDeps, account: AccountRow, calculator: CalculatorDefinition, result: PullResult, startedAt: number): PullResult {
-  const status = { at: deps.now().toISOString(), outcome: result.outcome, httpStatus: result.httpStatus, durationMs: result.durationMs };
+function recordOutcome(
+  deps: PullDeps,
+  account: AccountRow,
+  calculator: CalculatorDefinition,
+  result: PullResult,
+  startedAt: number,
+): PullResult {
+  const status = {
+    at: deps.now().toISOString(),
+    outcome: result.outcome,
+    httpStatus: result.httpStatus,
+    durationMs: result.durationMs,
+  };
   deps.statusLog.record(account.id, calculator.id, status, startedAt);
   return result;
 }

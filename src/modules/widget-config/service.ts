@@ -40,22 +40,40 @@ export function readConfig(deps: ConfigDeps, accountId: string, calcId: string):
   if (!row?.webhookUrl) return { calcId, config: {}, webhookStatus: null };
   const webhookStatus = deps.statusLog.get(accountId, calcId, row.webhookStatus);
   const names = row.webhookHeaders ? Object.keys(storedHeaders(deps, accountId, calcId, row.webhookHeaders)) : [];
-  return { calcId, config: { webhook: { url: row.webhookUrl, headers: Object.fromEntries(names.map((n) => [n, REDACTED])) } }, webhookStatus };
+  return {
+    calcId,
+    config: { webhook: { url: row.webhookUrl, headers: Object.fromEntries(names.map((n) => [n, REDACTED])) } },
+    webhookStatus,
+  };
 }
 
 /**
  * Saves or removes the webhook, in the contract's order: calculator (404) → plan (403)
  * → headers (400) → URL (422). Nothing is written unless every check passed.
  */
-export async function saveConfig(deps: ConfigDeps, account: AccountRow, calcId: string, webhook: WebhookInput | null | undefined): Promise<ConfigJson> {
+export async function saveConfig(
+  deps: ConfigDeps,
+  account: AccountRow,
+  calcId: string,
+  webhook: WebhookInput | null | undefined,
+): Promise<ConfigJson> {
   requireCalculator(calcId);
   if (webhook === null || webhook === undefined) {
-    deps.configs.saveWebhook({ accountId: account.id, calcId, webhookUrl: null, webhookHeaders: null, updatedAt: deps.now().toISOString() });
+    deps.configs.saveWebhook({
+      accountId: account.id,
+      calcId,
+      webhookUrl: null,
+      webhookHeaders: null,
+      updatedAt: deps.now().toISOString(),
+    });
     deps.statusLog.clear(account.id, calcId);
     return readConfig(deps, account.id, calcId);
   }
   if (account.plan !== 'extra') {
-    throw new AppError('plan_required', `Webhooks need the Extra plan (50 USD per month); this account is on the ${PLAN_NAMES[account.plan]} plan.`);
+    throw new AppError(
+      'plan_required',
+      `Webhooks need the Extra plan (50 USD per month); this account is on the ${PLAN_NAMES[account.plan]} plan.`,
+    );
   }
   const headers = resolveRedacted(deps, account.id, calcId, webhook.headers ?? {});
   const checked = validateWebhookHeaders(headers);
@@ -74,7 +92,12 @@ export async function saveConfig(deps: ConfigDeps, account: AccountRow, calcId: 
 }
 
 /** A value sent back as "<redacted>" keeps the secret stored under that name. */
-function resolveRedacted(deps: ConfigDeps, accountId: string, calcId: string, headers: Record<string, string>): Record<string, string> {
+function resolveRedacted(
+  deps: ConfigDeps,
+  accountId: string,
+  calcId: string,
+  headers: Record<string, string>,
+): Record<string, string> {
   const redactedNames = Object.keys(headers).filter((name) => headers[name] === REDACTED);
   if (redactedNames.length === 0) return headers;
   const row = deps.configs.find(accountId, calcId);
@@ -87,7 +110,10 @@ function resolveRedacted(deps: ConfigDeps, accountId: string, calcId: string, he
       continue;
     }
     const kept = storedByLowerName.get(name.toLowerCase());
-    if (kept === undefined) throw invalidRequest(`config.webhook.headers: ${name} is "${REDACTED}" but no value is stored for it; send the real value.`);
+    if (kept === undefined)
+      throw invalidRequest(
+        `config.webhook.headers: ${name} is "${REDACTED}" but no value is stored for it; send the real value.`,
+      );
     resolved[name] = kept;
   }
   return resolved;
@@ -98,14 +124,19 @@ function storedHeaders(deps: ConfigDeps, accountId: string, calcId: string, seal
     return deps.cipher.open(sealed, rowId(accountId, calcId));
   } catch {
     // A plain Error: the 500 path logs it with the request id the answer repeats.
-    throw new Error('stored webhook headers cannot be decrypted: the data directory\'s webhook-key does not match');
+    throw new Error("stored webhook headers cannot be decrypted: the data directory's webhook-key does not match");
   }
 }
 
 /** The save-time URL check: the same parse, lookup and address rules as every fetch. */
 async function checkUrl(deps: ConfigDeps, raw: string): Promise<void> {
   const target = parseWebhookUrl(raw);
-  if (isWebhookUrlError(target)) throw new AppError('invalid_webhook_url', `config.webhook.url is refused: ${target.reason}.`);
-  const checked = await resolveAndCheck(target, { resolve: deps.resolve, policy: deps.policy, signal: AbortSignal.timeout(5000) });
+  if (isWebhookUrlError(target))
+    throw new AppError('invalid_webhook_url', `config.webhook.url is refused: ${target.reason}.`);
+  const checked = await resolveAndCheck(target, {
+    resolve: deps.resolve,
+    policy: deps.policy,
+    signal: AbortSignal.timeout(5000),
+  });
   if (!checked.ok) throw new AppError('invalid_webhook_url', `config.webhook.url is refused: ${checked.reason}.`);
 }

@@ -2,8 +2,19 @@ import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
 
 /** Every outcome of a webhook pull (contract §6). */
 export const PULL_OUTCOMES = [
-  'ok', 'timeout', 'http_error', 'redirect', 'invalid_json', 'not_object', 'too_large',
-  'blocked_address', 'bad_scheme', 'unreachable', 'plan_required', 'busy', 'no_webhook',
+  'ok',
+  'timeout',
+  'http_error',
+  'redirect',
+  'invalid_json',
+  'not_object',
+  'too_large',
+  'blocked_address',
+  'bad_scheme',
+  'unreachable',
+  'plan_required',
+  'busy',
+  'no_webhook',
 ] as const;
 
 export type PullOutcome = (typeof PULL_OUTCOMES)[number];

@@ -30,7 +30,9 @@ export function bundleWidgetScript(): WidgetBundle {
   if (bytes.length === 0) throw new Error('widget bundle is empty');
   // Compressed once here, at the highest levels: the server never compresses per request.
   const gzip = Bun.gzipSync(bytes, { level: 9 });
-  const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+  const br = brotliCompressSync(bytes, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+  });
   return {
     js: new TextDecoder().decode(bytes),
     gzip: Buffer.from(gzip).toString('base64'),

@@ -46,7 +46,8 @@ export function widgetScriptModule() {
     '/widget.js',
     ({ request }) => {
       const headers = scriptHeaders();
-      if (matchesEtag(request.headers.get('if-none-match'), bundle.etag)) return new Response(null, { status: 304, headers });
+      if (matchesEtag(request.headers.get('if-none-match'), bundle.etag))
+        return new Response(null, { status: 304, headers });
       const encoding = chooseEncoding(request.headers.get('accept-encoding'));
       if (encoding !== 'identity') headers['content-encoding'] = encoding;
       headers['content-type'] = 'text/javascript; charset=utf-8';

@@ -23,15 +23,25 @@ function loadAnswer(calculator: CalculatorDefinition, values: FieldValues): stri
   let json = serialised.get(calculator);
   if (json === undefined) {
     const definition = JSON.stringify(toPublic(calculator));
-    json = { definition, withoutValues: `{"calcId":${JSON.stringify(calculator.id)},"calculator":${definition},"values":{}}` };
+    json = {
+      definition,
+      withoutValues: `{"calcId":${JSON.stringify(calculator.id)},"calculator":${definition},"values":{}}`,
+    };
     serialised.set(calculator, json);
   }
   // Any key at all means pre-fill values: this answer is built for this load.
-  for (const _ in values) return `{"calcId":${JSON.stringify(calculator.id)},"calculator":${json.definition},"values":${JSON.stringify(values)}}`;
+  for (const _ in values)
+    return `{"calcId":${JSON.stringify(calculator.id)},"calculator":${json.definition},"values":${JSON.stringify(values)}}`;
   return json.withoutValues;
 }
 
-const widgetErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
+const widgetErrors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  429: ErrorResponse,
+};
 
 /**
  * verify and load: called by every embedding page, so Bun's router serves them directly
@@ -54,12 +64,17 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
       path: '/v1/widget/load',
       body: WidgetBody,
       response: widgetErrors,
-      detail: { summary: 'Load a calculator with its pre-filled values (counts one load)', responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } } },
+      detail: {
+        summary: 'Load a calculator with its pre-filled values (counts one load)',
+        responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } },
+      },
       answer(body, request) {
         const { account, calculator } = authoriseWidget(deps, body, request.headers.get('origin'));
         useQuota(deps, account, true);
         const values = deps.prefill(account, calculator);
-        return values instanceof Promise ? values.then((found) => loadAnswer(calculator, found)) : loadAnswer(calculator, values);
+        return values instanceof Promise
+          ? values.then((found) => loadAnswer(calculator, found))
+          : loadAnswer(calculator, values);
       },
     },
   ];
@@ -77,7 +92,7 @@ export function widgetModule(deps: WidgetDeps) {
     {
       body: RegisterDomainBody,
       response: { 200: DomainEnvelope, 202: DomainEnvelope, ...widgetErrors },
-      detail: { summary: 'Ask the owner to approve this page\'s origin (records a pending domain)' },
+      detail: { summary: "Ask the owner to approve this page's origin (records a pending domain)" },
     },
   );
 }

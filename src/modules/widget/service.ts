@@ -23,9 +23,13 @@ export interface WidgetRequest {
 }
 
 /** The account behind a public key, or 401. */
-export function accountForKey(deps: Pick<WidgetDeps, 'accounts'>, apiKey: string): AccountRow {
+function accountForKey(deps: Pick<WidgetDeps, 'accounts'>, apiKey: string): AccountRow {
   const account = apiKey.startsWith('pk_') ? deps.accounts.findByApiKey(apiKey) : undefined;
-  if (!account) throw new AppError('invalid_api_key', 'The API key is not valid. Copy it again from `calc embed` or your account page.');
+  if (!account)
+    throw new AppError(
+      'invalid_api_key',
+      'The API key is not valid. Copy it again from `calc embed` or your account page.',
+    );
   return account;
 }
 
@@ -41,19 +45,25 @@ export function checkOriginHeader(origin: string, originHeader: string | null): 
   } catch {
     sent = null;
   }
-  if (sent !== origin) throw new AppError('origin_mismatch', `The request comes from ${originHeader}, not from ${origin}.`);
+  if (sent !== origin)
+    throw new AppError('origin_mismatch', `The request comes from ${originHeader}, not from ${origin}.`);
 }
 
 /**
  * The checks both widget routes share, in the contract's order: key → Origin header →
  * registered domain → calculator. (The body's shape was checked by the route schema.)
  */
-export function authoriseWidget(deps: WidgetDeps, request: WidgetRequest, originHeader: string | null): { account: AccountRow; calculator: CalculatorDefinition } {
+export function authoriseWidget(
+  deps: WidgetDeps,
+  request: WidgetRequest,
+  originHeader: string | null,
+): { account: AccountRow; calculator: CalculatorDefinition } {
   const origin = pageOrigin(request.domain);
   const account = accountForKey(deps, request.apiKey);
   checkOriginHeader(origin, originHeader);
   const status = originStatus(deps, account.id, origin);
-  if (status === 'pending') throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
+  if (status === 'pending')
+    throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
   if (status === 'none') throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
   return { account, calculator: requireCalculator(request.calcId) };
 }
@@ -62,7 +72,11 @@ export function authoriseWidget(deps: WidgetDeps, request: WidgetRequest, origin
  * register-domain, in the same order as the other widget routes: body → key → Origin
  * header → the request itself (pending, or the existing status).
  */
-export function registerDomain(deps: WidgetDeps, request: { apiKey: string; domain: string }, originHeader: string | null): DomainJson {
+export function registerDomain(
+  deps: WidgetDeps,
+  request: { apiKey: string; domain: string },
+  originHeader: string | null,
+): DomainJson {
   const origin = pageOrigin(request.domain);
   const account = accountForKey(deps, request.apiKey);
   checkOriginHeader(origin, originHeader);
@@ -72,7 +86,7 @@ export function registerDomain(deps: WidgetDeps, request: { apiKey: string; doma
 /** The embedding page's own origin: a concrete origin, never a wildcard. */
 function pageOrigin(domain: string): string {
   const { origin, wildcard } = normaliseOrigin(domain);
-  if (wildcard) throw invalidRequest('domain must be the page\'s own origin, not a wildcard.');
+  if (wildcard) throw invalidRequest("domain must be the page's own origin, not a wildcard.");
   return origin;
 }
 

@@ -94,93 +94,98 @@ describe('catalogue', () => {
   });
 });
 
-describe.each(calculators.map((calculator) => [calculator.id, calculator] as const))('%s definition', (_id, calculator) => {
-  test('field keys and result keys are unique', () => {
-    const fieldKeys = calculator.fields.map((field) => field.key);
-    expect(new Set(fieldKeys).size).toBe(fieldKeys.length);
-    const resultKeys = calculator.results.map((result) => result.key);
-    expect(new Set(resultKeys).size).toBe(resultKeys.length);
-  });
+describe.each(calculators.map((calculator) => [calculator.id, calculator] as const))(
+  '%s definition',
+  (_id, calculator) => {
+    test('field keys and result keys are unique', () => {
+      const fieldKeys = calculator.fields.map((field) => field.key);
+      expect(new Set(fieldKeys).size).toBe(fieldKeys.length);
+      const resultKeys = calculator.results.map((result) => result.key);
+      expect(new Set(resultKeys).size).toBe(resultKeys.length);
+    });
 
-  test('every number default lies within min/max (min < max) in every unit system', () => {
-    for (const system of calculator.unitSystems) {
-      for (const field of numberFields(calculator)) {
-        const min = perSystem(field.min, system);
-        const max = perSystem(field.max, system);
-        const fallback = perSystem(field.default, system);
-        expect(Number.isFinite(min) && Number.isFinite(max)).toBe(true);
-        expect(min).toBeLessThan(max);
-        expect(fallback).toBeGreaterThanOrEqual(min);
-        expect(fallback).toBeLessThanOrEqual(max);
-      }
-    }
-  });
-
-  test('every select default is one of its options, and option values are unique', () => {
-    for (const field of calculator.fields) {
-      if (field.kind !== 'select') continue;
-      const values = field.options.map((option) => option.value);
-      expect(values).toContain(field.default);
-      expect(new Set(values).size).toBe(values.length);
-    }
-  });
-
-  test('aliases point at a fixed-unit field whose range contains the converted alias range', () => {
-    for (const alias of numberFields(calculator)) {
-      if (!alias.aliasOf) continue;
-      const canonical = numberFields(calculator).find((field) => field.key === alias.aliasOf);
-      expect(canonical).toBeDefined();
-      if (!canonical) continue;
-      expect(typeof canonical.unit).toBe('string');
-      expect(canonical.aliasOf).toBeUndefined();
+    test('every number default lies within min/max (min < max) in every unit system', () => {
       for (const system of calculator.unitSystems) {
-        const from = perSystem(alias.unit ?? '', system);
-        const to = perSystem(canonical.unit ?? '', system);
-        const low = convertUnit(perSystem(alias.min, system), from, to);
-        const high = convertUnit(perSystem(alias.max, system), from, to);
-        expect(low).not.toBeNull();
-        expect(high).not.toBeNull();
-        expect(low ?? Number.NaN).toBeGreaterThanOrEqual(perSystem(canonical.min, system));
-        expect(high ?? Number.NaN).toBeLessThanOrEqual(perSystem(canonical.max, system));
-      }
-    }
-  });
-
-  test('visibleIf refers to a select field and one of its options', () => {
-    for (const field of numberFields(calculator)) {
-      if (!field.visibleIf) continue;
-      const { key, equals } = field.visibleIf;
-      const controller = calculator.fields.find((candidate) => candidate.key === key);
-      expect(controller?.kind).toBe('select');
-      if (controller?.kind === 'select') expect(controller.options.map((option) => option.value)).toContain(equals);
-    }
-  });
-
-  test('bands are ordered and contiguous, open at both ends', () => {
-    for (const result of calculator.results) {
-      const sets = [...(result.bands ? [result.bands] : []), ...Object.values(result.bandsBy?.bands ?? {})];
-      for (const bands of sets) {
-        expect(bands[0]?.min).toBeUndefined();
-        expect(bands.at(-1)?.max).toBeUndefined();
-        for (let i = 1; i < bands.length; i++) expect(bands[i]?.min).toBe(bands[i - 1]?.max as number);
-      }
-      if (result.bandsBy) {
-        const controller = calculator.fields.find((field) => field.key === result.bandsBy?.key);
-        expect(controller?.kind).toBe('select');
-        if (controller?.kind === 'select') {
-          expect(Object.keys(result.bandsBy.bands).sort()).toEqual(controller.options.map((option) => option.value).sort());
+        for (const field of numberFields(calculator)) {
+          const min = perSystem(field.min, system);
+          const max = perSystem(field.max, system);
+          const fallback = perSystem(field.default, system);
+          expect(Number.isFinite(min) && Number.isFinite(max)).toBe(true);
+          expect(min).toBeLessThan(max);
+          expect(fallback).toBeGreaterThanOrEqual(min);
+          expect(fallback).toBeLessThanOrEqual(max);
         }
       }
-    }
-  });
+    });
 
-  test('the public form is JSON-serialisable and has no compute', () => {
-    const publicForm = toPublic(calculator);
-    expect('compute' in publicForm).toBe(false);
-    expect(JSON.parse(JSON.stringify(publicForm))).toStrictEqual(publicForm);
-    expect(JSON.stringify(publicForm)).toContain(`"fields":`);
-  });
-});
+    test('every select default is one of its options, and option values are unique', () => {
+      for (const field of calculator.fields) {
+        if (field.kind !== 'select') continue;
+        const values = field.options.map((option) => option.value);
+        expect(values).toContain(field.default);
+        expect(new Set(values).size).toBe(values.length);
+      }
+    });
+
+    test('aliases point at a fixed-unit field whose range contains the converted alias range', () => {
+      for (const alias of numberFields(calculator)) {
+        if (!alias.aliasOf) continue;
+        const canonical = numberFields(calculator).find((field) => field.key === alias.aliasOf);
+        expect(canonical).toBeDefined();
+        if (!canonical) continue;
+        expect(typeof canonical.unit).toBe('string');
+        expect(canonical.aliasOf).toBeUndefined();
+        for (const system of calculator.unitSystems) {
+          const from = perSystem(alias.unit ?? '', system);
+          const to = perSystem(canonical.unit ?? '', system);
+          const low = convertUnit(perSystem(alias.min, system), from, to);
+          const high = convertUnit(perSystem(alias.max, system), from, to);
+          expect(low).not.toBeNull();
+          expect(high).not.toBeNull();
+          expect(low ?? Number.NaN).toBeGreaterThanOrEqual(perSystem(canonical.min, system));
+          expect(high ?? Number.NaN).toBeLessThanOrEqual(perSystem(canonical.max, system));
+        }
+      }
+    });
+
+    test('visibleIf refers to a select field and one of its options', () => {
+      for (const field of numberFields(calculator)) {
+        if (!field.visibleIf) continue;
+        const { key, equals } = field.visibleIf;
+        const controller = calculator.fields.find((candidate) => candidate.key === key);
+        expect(controller?.kind).toBe('select');
+        if (controller?.kind === 'select') expect(controller.options.map((option) => option.value)).toContain(equals);
+      }
+    });
+
+    test('bands are ordered and contiguous, open at both ends', () => {
+      for (const result of calculator.results) {
+        const sets = [...(result.bands ? [result.bands] : []), ...Object.values(result.bandsBy?.bands ?? {})];
+        for (const bands of sets) {
+          expect(bands[0]?.min).toBeUndefined();
+          expect(bands.at(-1)?.max).toBeUndefined();
+          for (let i = 1; i < bands.length; i++) expect(bands[i]?.min).toBe(bands[i - 1]?.max as number);
+        }
+        if (result.bandsBy) {
+          const controller = calculator.fields.find((field) => field.key === result.bandsBy?.key);
+          expect(controller?.kind).toBe('select');
+          if (controller?.kind === 'select') {
+            expect(Object.keys(result.bandsBy.bands).sort()).toEqual(
+              controller.options.map((option) => option.value).sort(),
+            );
+          }
+        }
+      }
+    });
+
+    test('the public form is JSON-serialisable and has no compute', () => {
+      const publicForm = toPublic(calculator);
+      expect('compute' in publicForm).toBe(false);
+      expect(JSON.parse(JSON.stringify(publicForm))).toStrictEqual(publicForm);
+      expect(JSON.stringify(publicForm)).toContain(`"fields":`);
+    });
+  },
+);
 
 describe.each(everySystem.map((entry) => [entry.id, entry.system, entry.calculator] as const))(
   '%s compute (%s)',
@@ -203,7 +208,11 @@ describe.each(everySystem.map((entry) => [entry.id, entry.system, entry.calculat
         const { [field.key]: _removed, ...missing } = base;
         const min = perSystem(field.min, system);
         const max = perSystem(field.max, system);
-        for (const bad of [missing, { ...base, [field.key]: Number.NaN }, { ...base, [field.key]: Number.POSITIVE_INFINITY }]) {
+        for (const bad of [
+          missing,
+          { ...base, [field.key]: Number.NaN },
+          { ...base, [field.key]: Number.POSITIVE_INFINITY },
+        ]) {
           expect(calculator.compute(bad, system)).toBeNull();
         }
         expect(calculator.compute({ ...base, [field.key]: min - Math.max(1, Math.abs(min)) }, system)).toBeNull();

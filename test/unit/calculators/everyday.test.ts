@@ -28,7 +28,11 @@ describe('percentage', () => {
 
 describe('tip', () => {
   test('50 with 15 % for one person: tip 7.50, total 57.50', () => {
-    expect(tip.compute({ bill: 50, tipPercent: 15, people: 1 }, 'metric')).toEqual({ tip: 7.5, total: 57.5, perPerson: 57.5 });
+    expect(tip.compute({ bill: 50, tipPercent: 15, people: 1 }, 'metric')).toEqual({
+      tip: 7.5,
+      total: 57.5,
+      perPerson: 57.5,
+    });
   });
 
   test('84.50 with 18 % split by 3: tip 15.21, total 99.71, 33.24 each', () => {

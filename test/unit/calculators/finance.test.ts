@@ -36,7 +36,15 @@ describe('loan', () => {
 describe('mortgage', () => {
   test('400 000 home, 80 000 down, 6.5 %, 30 y, 1.1 % tax, 1500 insurance', () => {
     const result = mortgage.compute(
-      { homePrice: 400_000, downPayment: 80_000, annualRate: 6.5, termYears: 30, propertyTaxRate: 1.1, insuranceYear: 1500, hoaMonth: 0 },
+      {
+        homePrice: 400_000,
+        downPayment: 80_000,
+        annualRate: 6.5,
+        termYears: 30,
+        propertyTaxRate: 1.1,
+        insuranceYear: 1500,
+        hoaMonth: 0,
+      },
       'metric',
     );
     // 320 000 at 6.5 % over 30 years = 2022.62; tax 366.67; insurance 125.
@@ -47,7 +55,15 @@ describe('mortgage', () => {
 
   test('HOA is added monthly; paying in full leaves only costs', () => {
     const result = mortgage.compute(
-      { homePrice: 300_000, downPayment: 300_000, annualRate: 5, termYears: 30, propertyTaxRate: 1.2, insuranceYear: 1200, hoaMonth: 250 },
+      {
+        homePrice: 300_000,
+        downPayment: 300_000,
+        annualRate: 5,
+        termYears: 30,
+        propertyTaxRate: 1.2,
+        insuranceYear: 1200,
+        hoaMonth: 250,
+      },
       'metric',
     );
     // 300 + 100 + 250
@@ -55,7 +71,15 @@ describe('mortgage', () => {
   });
 
   test('a down payment above the price gives null', () => {
-    const values = { homePrice: 300_000, downPayment: 300_001, annualRate: 5, termYears: 30, propertyTaxRate: 1, insuranceYear: 0, hoaMonth: 0 };
+    const values = {
+      homePrice: 300_000,
+      downPayment: 300_001,
+      annualRate: 5,
+      termYears: 30,
+      propertyTaxRate: 1,
+      insuranceYear: 0,
+      hoaMonth: 0,
+    };
     expect(mortgage.compute(values, 'metric')).toBeNull();
   });
 });
@@ -64,19 +88,28 @@ describe('compound interest', () => {
   const base = { monthlyContribution: 0, years: 10 };
 
   test('1000 at 5 % compounded monthly for 10 years = 1647.01', () => {
-    const result = compoundInterest.compute({ ...base, principal: 1000, annualRate: 5, compounding: 'monthly' }, 'metric');
+    const result = compoundInterest.compute(
+      { ...base, principal: 1000, annualRate: 5, compounding: 'monthly' },
+      'metric',
+    );
     expect(result?.fv).toBeCloseTo(1647.01, 2);
     expect(result?.contributed).toBe(1000);
     expect(result?.interest).toBeCloseTo(647.01, 2);
   });
 
   test('annual compounding: 1000 at 5 % for 10 years = 1628.89', () => {
-    const result = compoundInterest.compute({ ...base, principal: 1000, annualRate: 5, compounding: 'annually' }, 'metric');
+    const result = compoundInterest.compute(
+      { ...base, principal: 1000, annualRate: 5, compounding: 'annually' },
+      'metric',
+    );
     expect(result?.fv).toBeCloseTo(1628.89, 2);
   });
 
   test('daily compounding: 1000 at 5 % for 1 year = 1051.27', () => {
-    const result = compoundInterest.compute({ ...base, years: 1, principal: 1000, annualRate: 5, compounding: 'daily' }, 'metric');
+    const result = compoundInterest.compute(
+      { ...base, years: 1, principal: 1000, annualRate: 5, compounding: 'daily' },
+      'metric',
+    );
     expect(result?.fv).toBeCloseTo(1051.27, 2);
   });
 
@@ -96,14 +129,22 @@ describe('compound interest', () => {
   });
 
   test('0 % only adds up the deposits; a negative rate shrinks them', () => {
-    const flat = compoundInterest.compute({ principal: 1000, monthlyContribution: 50, annualRate: 0, years: 2, compounding: 'monthly' }, 'metric');
+    const flat = compoundInterest.compute(
+      { principal: 1000, monthlyContribution: 50, annualRate: 0, years: 2, compounding: 'monthly' },
+      'metric',
+    );
     expect(flat).toEqual({ fv: 2200, contributed: 2200, interest: 0 });
-    const loss = compoundInterest.compute({ ...base, principal: 1000, annualRate: -10, compounding: 'annually' }, 'metric');
+    const loss = compoundInterest.compute(
+      { ...base, principal: 1000, annualRate: -10, compounding: 'annually' },
+      'metric',
+    );
     expect(loss?.fv).toBeCloseTo(1000 * 0.9 ** 10, 8);
   });
 
   test('an unknown compounding option gives null', () => {
-    expect(compoundInterest.compute({ ...base, principal: 1000, annualRate: 5, compounding: '12' }, 'metric')).toBeNull();
+    expect(
+      compoundInterest.compute({ ...base, principal: 1000, annualRate: 5, compounding: '12' }, 'metric'),
+    ).toBeNull();
   });
 });
 

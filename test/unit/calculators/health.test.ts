@@ -26,7 +26,10 @@ describe('bmi', () => {
   });
 
   test('the canonical key wins over its alias', () => {
-    expect(bmi.compute({ weightKg: 70, weight: 154, heightCm: 175, height: 69 }, 'imperial')?.bmi).toBeCloseTo(22.857142857, 8);
+    expect(bmi.compute({ weightKg: 70, weight: 154, heightCm: 175, height: 69 }, 'imperial')?.bmi).toBeCloseTo(
+      22.857142857,
+      8,
+    );
     // Even an out-of-range alias does not matter when the canonical key is there.
     expect(bmi.compute({ weightKg: 70, weight: 99999, heightCm: 175 }, 'metric')?.bmi).toBeCloseTo(22.857142857, 8);
     // ...and an out-of-range canonical key is not rescued by a valid alias.
@@ -94,7 +97,10 @@ describe('tdee', () => {
 
   test('weight loss target never goes below 1200 kcal', () => {
     // 400 + 937.5 − 400 − 161 = 776.5 kcal BMR × 1.2 = 931.8
-    const result = tdee.compute({ weightKg: 40, heightCm: 150, age: 80, sex: 'female', activity: 'sedentary' }, 'metric');
+    const result = tdee.compute(
+      { weightKg: 40, heightCm: 150, age: 80, sex: 'female', activity: 'sedentary' },
+      'metric',
+    );
     expect(result?.tdee).toBeCloseTo(931.8, 10);
     expect(result?.lose).toBe(1200);
   });
@@ -161,8 +167,12 @@ describe('target heart rate (Karvonen)', () => {
   });
 
   test('reversed intensities or a resting rate at the maximum give null', () => {
-    expect(targetHeartRate.compute({ age: 35, restingHr: 65, intensityLow: 85, intensityHigh: 50 }, 'metric')).toBeNull();
+    expect(
+      targetHeartRate.compute({ age: 35, restingHr: 65, intensityLow: 85, intensityHigh: 50 }, 'metric'),
+    ).toBeNull();
     // 220 − 100 = 120 = resting: no reserve left.
-    expect(targetHeartRate.compute({ age: 100, restingHr: 120, intensityLow: 50, intensityHigh: 85 }, 'metric')).toBeNull();
+    expect(
+      targetHeartRate.compute({ age: 100, restingHr: 120, intensityLow: 50, intensityHigh: 85 }, 'metric'),
+    ).toBeNull();
   });
 });

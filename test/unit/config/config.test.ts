@@ -4,7 +4,15 @@ import { ConfigError, loadServerConfig } from '../../../src/config.ts';
 describe('server settings', () => {
   test('defaults', () => {
     const config = loadServerConfig({}, {});
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8787, publicUrl: null, signupDisabled: false, jwtSecret: null, trustProxy: [], webhookAllowCidrs: [] });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8787,
+      publicUrl: null,
+      signupDisabled: false,
+      jwtSecret: null,
+      trustProxy: [],
+      webhookAllowCidrs: [],
+    });
     expect(config.quotas).toEqual({ free: 1000, base: 100_000, extra: 1_000_000 });
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(Object.isFrozen(config)).toBe(true);
@@ -18,12 +26,27 @@ describe('server settings', () => {
 
   test('environment variables, and flags winning over them', () => {
     const env = {
-      CALC_HOST: '0.0.0.0', CALC_PORT: '9000', CALC_DATA_DIR: '/tmp/calc-x', CALC_PUBLIC_URL: 'https://calc.example.com/',
-      CALC_DISABLE_SIGNUP: 'true', CALC_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1', CALC_QUOTA_FREE: '5', CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32',
+      CALC_HOST: '0.0.0.0',
+      CALC_PORT: '9000',
+      CALC_DATA_DIR: '/tmp/calc-x',
+      CALC_PUBLIC_URL: 'https://calc.example.com/',
+      CALC_DISABLE_SIGNUP: 'true',
+      CALC_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+      CALC_QUOTA_FREE: '5',
+      CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32',
       CALC_JWT_SECRET: 'k'.repeat(40),
     };
     const fromEnv = loadServerConfig({}, env);
-    expect(fromEnv).toMatchObject({ host: '0.0.0.0', port: 9000, dataDir: '/tmp/calc-x', publicUrl: 'https://calc.example.com', signupDisabled: true, trustProxy: ['10.0.0.0/8', '127.0.0.1/32'], webhookAllowCidrs: ['127.0.0.2/32'], jwtSecret: 'k'.repeat(40) });
+    expect(fromEnv).toMatchObject({
+      host: '0.0.0.0',
+      port: 9000,
+      dataDir: '/tmp/calc-x',
+      publicUrl: 'https://calc.example.com',
+      signupDisabled: true,
+      trustProxy: ['10.0.0.0/8', '127.0.0.1/32'],
+      webhookAllowCidrs: ['127.0.0.2/32'],
+      jwtSecret: 'k'.repeat(40),
+    });
     expect(fromEnv.quotas.free).toBe(5);
     const fromFlags = loadServerConfig({ host: '::1', port: 0, 'quota-free': 7 }, env);
     expect(fromFlags).toMatchObject({ host: '::1', port: 0 });

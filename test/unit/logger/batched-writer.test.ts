@@ -30,7 +30,10 @@ describe('batched log writer', () => {
   test('a busy millisecond shares one time string; lines stay valid JSON with the time of their own millisecond', () => {
     const lines: string[] = [];
     let now = Date.parse('2026-11-01T10:00:00.000Z');
-    const logger = createLogger((line) => lines.push(line), () => now);
+    const logger = createLogger(
+      (line) => lines.push(line),
+      () => now,
+    );
     logger.info('one');
     logger.info('two', { n: 2 });
     now = Date.parse('2026-11-01T10:00:00.001Z');
@@ -44,16 +47,44 @@ describe('batched log writer', () => {
 
   test('request lines are one JSON object each, with the fields they are given and a path that needs escaping', () => {
     const lines: string[] = [];
-    const logger = createLogger((line) => lines.push(line), () => Date.parse('2026-11-01T10:00:00.000Z'));
+    const logger = createLogger(
+      (line) => lines.push(line),
+      () => Date.parse('2026-11-01T10:00:00.000Z'),
+    );
     const widget = logger.requestLines('POST', '/v1/widget/load');
     widget('3f9c0a5e7b21-1k2', 200, 0.12);
     widget('3f9c0a5e7b21-1k3', 429, 1.5);
     logger.requestLines('GET', '/v1/domains/"quoted"\\\n')(undefined, 404, undefined);
     expect(lines.every((line) => line.endsWith('}\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
     expect(lines.map((line) => JSON.parse(line))).toEqual([
-      { time: '2026-11-01T10:00:00.000Z', level: 'info', msg: 'request', requestId: '3f9c0a5e7b21-1k2', method: 'POST', path: '/v1/widget/load', status: 200, ms: 0.12 },
-      { time: '2026-11-01T10:00:00.000Z', level: 'info', msg: 'request', requestId: '3f9c0a5e7b21-1k3', method: 'POST', path: '/v1/widget/load', status: 429, ms: 1.5 },
-      { time: '2026-11-01T10:00:00.000Z', level: 'info', msg: 'request', method: 'GET', path: '/v1/domains/"quoted"\\\n', status: 404 },
+      {
+        time: '2026-11-01T10:00:00.000Z',
+        level: 'info',
+        msg: 'request',
+        requestId: '3f9c0a5e7b21-1k2',
+        method: 'POST',
+        path: '/v1/widget/load',
+        status: 200,
+        ms: 0.12,
+      },
+      {
+        time: '2026-11-01T10:00:00.000Z',
+        level: 'info',
+        msg: 'request',
+        requestId: '3f9c0a5e7b21-1k3',
+        method: 'POST',
+        path: '/v1/widget/load',
+        status: 429,
+        ms: 1.5,
+      },
+      {
+        time: '2026-11-01T10:00:00.000Z',
+        level: 'info',
+        msg: 'request',
+        method: 'GET',
+        path: '/v1/domains/"quoted"\\\n',
+        status: 404,
+      },
     ]);
   });
 
@@ -68,7 +99,10 @@ describe('batched log writer', () => {
         ending === 'exit' ? 'process.exit(3);' : ending === 'throw' ? 'throw new Error("boom");' : '',
       ].join('\n');
       const proc = Bun.spawnSync([process.execPath, '-e', script], { stderr: 'pipe', stdout: 'pipe' });
-      const lines = proc.stderr.toString().split('\n').filter((line) => line.startsWith('{'));
+      const lines = proc.stderr
+        .toString()
+        .split('\n')
+        .filter((line) => line.startsWith('{'));
       expect(lines).toHaveLength(500);
       expect(JSON.parse(lines[499] as string)).toMatchObject({ msg: 'line', i: 499 });
       expect(proc.exitCode).toBe(ending === 'end' ? 0 : ending === 'exit' ? 3 : 1);

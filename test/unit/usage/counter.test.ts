@@ -8,9 +8,18 @@ import { tempDir } from '../../helpers/temp-dir.ts';
 function setup() {
   const dir = tempDir();
   const database = openDatabase(join(dir.path, 'data'));
-  database.sqlite.run("INSERT INTO accounts (id, email, password_hash, plan, api_key, created_at) VALUES ('a1', 'a@x.example', 'h', 'free', 'pk_1', '2026-01-01T00:00:00Z')");
+  database.sqlite.run(
+    "INSERT INTO accounts (id, email, password_hash, plan, api_key, created_at) VALUES ('a1', 'a@x.example', 'h', 'free', 'pk_1', '2026-01-01T00:00:00Z')",
+  );
   const store = createUsageStore(database.db);
-  return { database, store, [Symbol.dispose]: () => (database.close(), dir[Symbol.dispose]()) };
+  return {
+    database,
+    store,
+    [Symbol.dispose]: () => {
+      database.close();
+      dir[Symbol.dispose]();
+    },
+  };
 }
 
 test('periodOf is the UTC calendar month', () => {

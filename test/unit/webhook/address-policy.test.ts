@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'bun:test';
 import ipaddr from 'ipaddr.js';
-import { createAddressPolicy, isInBlockedRange, isLocalHostname, isPublicAddress } from '../../../src/webhook/address-policy.ts';
+import {
+  createAddressPolicy,
+  isInBlockedRange,
+  isLocalHostname,
+  isPublicAddress,
+} from '../../../src/webhook/address-policy.ts';
 
 const policy = createAddressPolicy({ allowCidrs: [] });
 
@@ -147,8 +152,12 @@ describe('isInBlockedRange: the named ranges, independent of ipaddr.js', () => {
     ['fec0::/10'],
     ['100::/64'],
   ])('%s: first and last address', (cidr) => {
-    const first = cidr.includes(':') ? ipaddr.IPv6.networkAddressFromCIDR(cidr) : ipaddr.IPv4.networkAddressFromCIDR(cidr);
-    const last = cidr.includes(':') ? ipaddr.IPv6.broadcastAddressFromCIDR(cidr) : ipaddr.IPv4.broadcastAddressFromCIDR(cidr);
+    const first = cidr.includes(':')
+      ? ipaddr.IPv6.networkAddressFromCIDR(cidr)
+      : ipaddr.IPv4.networkAddressFromCIDR(cidr);
+    const last = cidr.includes(':')
+      ? ipaddr.IPv6.broadcastAddressFromCIDR(cidr)
+      : ipaddr.IPv4.broadcastAddressFromCIDR(cidr);
     expect([isInBlockedRange(first), isInBlockedRange(last)]).toEqual([true, true]);
   });
 
@@ -192,9 +201,12 @@ describe('policy.check without allowlist', () => {
 
   // ipaddr.js alone reads "::a.b.c.d" as IPv4-mapped (public for a public v4);
   // the standard and the URL parser read it as IPv4-compatible ::/96.
-  test.each([['::8.8.8.8'], ['::1.1.1.1'], ['0:0:0:0:0:0:8.8.8.8']])('%s is read as IPv4-compatible and refused', (ip) => {
-    expect(policy.check(ip).ok).toBe(false);
-  });
+  test.each([['::8.8.8.8'], ['::1.1.1.1'], ['0:0:0:0:0:0:8.8.8.8']])(
+    '%s is read as IPv4-compatible and refused',
+    (ip) => {
+      expect(policy.check(ip).ok).toBe(false);
+    },
+  );
 
   test('a non-string from a broken resolver is refused, not thrown', () => {
     expect(policy.check(42 as unknown as string).ok).toBe(false);
@@ -229,12 +241,17 @@ describe('allowCidrs (operator escape hatch)', () => {
     expect(createAddressPolicy({ allowCidrs }).check(ip).ok).toBe(ok);
   });
 
-  test.each([['127.0.0.2/33'], ['not-a-cidr'], ['127.0.0/8'], ['127.1/32'], ['::1/129'], ['10.0.0.0/'], ['10.0.0.0/8x']])(
-    'malformed entry %j fails loudly at creation',
-    (entry) => {
-      expect(() => createAddressPolicy({ allowCidrs: [entry] })).toThrow();
-    },
-  );
+  test.each([
+    ['127.0.0.2/33'],
+    ['not-a-cidr'],
+    ['127.0.0/8'],
+    ['127.1/32'],
+    ['::1/129'],
+    ['10.0.0.0/'],
+    ['10.0.0.0/8x'],
+  ])('malformed entry %j fails loudly at creation', (entry) => {
+    expect(() => createAddressPolicy({ allowCidrs: [entry] })).toThrow();
+  });
 });
 
 describe('isLocalHostname', () => {

@@ -113,7 +113,10 @@ describe('Content-Encoding: decoded in JS, decoded bytes counted', () => {
   });
 
   test('compressed bytes are capped too: empty deflate blocks forever -> too_large, long before the budget', async () => {
-    const server = target(ALLOWED, () => new Response(endlessEmptyBlocks(), { headers: { 'Content-Encoding': 'gzip' } }));
+    const server = target(
+      ALLOWED,
+      () => new Response(endlessEmptyBlocks(), { headers: { 'Content-Encoding': 'gzip' } }),
+    );
     const result = await guardedFetch(server.url(), {}, deps({ timeoutMs: 2000 }));
     expect(result.outcome).toBe('too_large');
     expect(result.durationMs).toBeLessThan(1000);

@@ -42,15 +42,18 @@ describe('one time budget for everything', () => {
   test.each([
     [300, 10_000],
     [150, 2_000],
-  ])('headers that never come in time: timeoutMs %d, server waits %d ms -> timeout at the budget', async (timeoutMs, wait) => {
-    const server = target(ALLOWED, slowHeaders(wait));
-    const { result, elapsed } = await timed(() => guardedFetch(server.url(), {}, deps({ timeoutMs })));
-    expect(result).toMatchObject({ outcome: 'timeout', httpStatus: null });
-    expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 5);
-    expect(elapsed).toBeLessThan(timeoutMs + 200);
-    expect(result.durationMs).toBeGreaterThanOrEqual(timeoutMs - 5);
-    expect(server.hits).toBe(1);
-  });
+  ])(
+    'headers that never come in time: timeoutMs %d, server waits %d ms -> timeout at the budget',
+    async (timeoutMs, wait) => {
+      const server = target(ALLOWED, slowHeaders(wait));
+      const { result, elapsed } = await timed(() => guardedFetch(server.url(), {}, deps({ timeoutMs })));
+      expect(result).toMatchObject({ outcome: 'timeout', httpStatus: null });
+      expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 5);
+      expect(elapsed).toBeLessThan(timeoutMs + 200);
+      expect(result.durationMs).toBeGreaterThanOrEqual(timeoutMs - 5);
+      expect(server.hits).toBe(1);
+    },
+  );
 
   test('a body dripping 1 byte every 100 ms -> timeout within the budget, not later', async () => {
     const server = target(ALLOWED, drip(100, 100));
@@ -68,7 +71,9 @@ describe('one time budget for everything', () => {
 
   test('a lookup that never answers -> timeout at the budget', async () => {
     const resolve: Resolver = () => new Promise<string[]>(() => {});
-    const { result, elapsed } = await timed(() => guardedFetch('http://slow-dns.example.test:8080/', {}, deps({ resolve, timeoutMs: 300 })));
+    const { result, elapsed } = await timed(() =>
+      guardedFetch('http://slow-dns.example.test:8080/', {}, deps({ resolve, timeoutMs: 300 })),
+    );
     expect(result).toMatchObject({ outcome: 'timeout', httpStatus: null });
     expect(elapsed).toBeGreaterThanOrEqual(295);
     expect(elapsed).toBeLessThan(500);

@@ -19,7 +19,11 @@ describe('a 2xx JSON object', () => {
   test('through a name: connects to the checked IP, Host is the original host:port', async () => {
     const server = target(ALLOWED, () => Response.json({ ok: true }));
     const resolve = countingResolver({ 'shop.example.test': [[ALLOWED]] });
-    const result = await guardedFetch(`http://Shop.Example.Test:${server.port}/prefill?calc=bmi#frag`, {}, deps({ resolve }));
+    const result = await guardedFetch(
+      `http://Shop.Example.Test:${server.port}/prefill?calc=bmi#frag`,
+      {},
+      deps({ resolve }),
+    );
     expect(result.outcome).toBe('ok');
     expect(resolve.calls).toEqual(['shop.example.test']);
     expect(server.requests).toHaveLength(1);
@@ -106,19 +110,28 @@ describe('redirects are never followed', () => {
   });
 
   test.each([[301], [302], [303], [307], [308]])('%d to a private target -> redirect', async (status) => {
-    const server = target(ALLOWED, () => new Response(null, { status, headers: { Location: privateTarget.url('/steal') } }));
+    const server = target(
+      ALLOWED,
+      () => new Response(null, { status, headers: { Location: privateTarget.url('/steal') } }),
+    );
     const result = await guardedFetch(server.url(), { Authorization: 'Bearer s3cr3t' }, deps({ policy: twoAllowed }));
     expect(result).toMatchObject({ outcome: 'redirect', httpStatus: status });
     expect(privateTarget.hits).toBe(0);
   });
 
-  test.each([[301], [302], [303], [307], [308]])('%d to another allowed target -> redirect, secret stays home', async (status) => {
-    const server = target(ALLOWED, () => new Response(null, { status, headers: { Location: allowedElsewhere.url('/collect') } }));
-    const result = await guardedFetch(server.url(), { Authorization: 'Bearer s3cr3t' }, deps({ policy: twoAllowed }));
-    expect(result).toMatchObject({ outcome: 'redirect', httpStatus: status });
-    expect(allowedElsewhere.hits).toBe(0);
-    expect(server.requests[0]?.headers.authorization).toBe('Bearer s3cr3t');
-  });
+  test.each([[301], [302], [303], [307], [308]])(
+    '%d to another allowed target -> redirect, secret stays home',
+    async (status) => {
+      const server = target(
+        ALLOWED,
+        () => new Response(null, { status, headers: { Location: allowedElsewhere.url('/collect') } }),
+      );
+      const result = await guardedFetch(server.url(), { Authorization: 'Bearer s3cr3t' }, deps({ policy: twoAllowed }));
+      expect(result).toMatchObject({ outcome: 'redirect', httpStatus: status });
+      expect(allowedElsewhere.hits).toBe(0);
+      expect(server.requests[0]?.headers.authorization).toBe('Bearer s3cr3t');
+    },
+  );
 
   test.each([[300], [304]])('%d without Location -> redirect', async (status) => {
     const server = target(ALLOWED, () => new Response(null, { status }));
@@ -151,7 +164,10 @@ describe('body must be a JSON object', () => {
   });
 
   test('invalid UTF-8 -> invalid_json', async () => {
-    const server = target(ALLOWED, () => new Response(new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d])));
+    const server = target(
+      ALLOWED,
+      () => new Response(new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d])),
+    );
     expect((await guardedFetch(server.url(), {}, deps())).outcome).toBe('invalid_json');
   });
 
@@ -244,7 +260,10 @@ describe('DNS rebinding', () => {
 describe('unreachable', () => {
   test('a closed port on an allowed address', async () => {
     const port = await closedPort(ALLOWED);
-    expect(await guardedFetch(`http://${ALLOWED}:${port}/`, {}, deps())).toMatchObject({ outcome: 'unreachable', httpStatus: null });
+    expect(await guardedFetch(`http://${ALLOWED}:${port}/`, {}, deps())).toMatchObject({
+      outcome: 'unreachable',
+      httpStatus: null,
+    });
   });
 
   test.each([
@@ -302,7 +321,9 @@ describe('bodies with a declared length', () => {
 
   test('bytes past the declared length are never read into the body', async () => {
     const listener = rawServer((socket) => {
-      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 12\r\n\r\n{"weightKg":1}${' '.repeat(1024 * 1024)}`);
+      socket.write(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 12\r\n\r\n{"weightKg":1}${' '.repeat(1024 * 1024)}`,
+      );
       socket.end();
     });
     try {
@@ -316,7 +337,16 @@ describe('bodies with a declared length', () => {
 });
 
 describe('proxy environment variables are ignored', () => {
-  const names = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy'];
+  const names = [
+    'HTTP_PROXY',
+    'http_proxy',
+    'HTTPS_PROXY',
+    'https_proxy',
+    'ALL_PROXY',
+    'all_proxy',
+    'NO_PROXY',
+    'no_proxy',
+  ];
   const saved = new Map<string, string | undefined>();
   let proxy: TargetServer;
   beforeAll(() => {

@@ -8,7 +8,11 @@ test('a gzip bomb (256 MB of zeros, 255 KB on the wire) ends too_large with boun
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(probe.stdout).text(), new Response(probe.stderr).text(), probe.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(probe.stdout).text(),
+    new Response(probe.stderr).text(),
+    probe.exited,
+  ]);
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   const report = JSON.parse(stdout.trim()) as { outcomes: string[]; bombBytes: number; growthMb: number };
   expect(report.outcomes.length).toBeGreaterThan(0);

@@ -56,8 +56,14 @@ describe('buildRequestHeaders', () => {
     [{}, { accept: 'application/json', 'user-agent': 'svc/1', host: 'shop.test:8080' }],
     [{ accept: 'text/plain' }, { accept: 'text/plain', 'user-agent': 'svc/1', host: 'shop.test:8080' }],
     [{ 'USER-AGENT': 'mine' }, { accept: 'application/json', 'user-agent': 'mine', host: 'shop.test:8080' }],
-    [{ Host: 'evil.test', 'X-A': 'b' }, { accept: 'application/json', 'user-agent': 'svc/1', host: 'shop.test:8080', 'x-a': 'b' }],
-    [{ Connection: 'close', 'X-Bad': 'a\nb' }, { accept: 'application/json', 'user-agent': 'svc/1', host: 'shop.test:8080' }],
+    [
+      { Host: 'evil.test', 'X-A': 'b' },
+      { accept: 'application/json', 'user-agent': 'svc/1', host: 'shop.test:8080', 'x-a': 'b' },
+    ],
+    [
+      { Connection: 'close', 'X-Bad': 'a\nb' },
+      { accept: 'application/json', 'user-agent': 'svc/1', host: 'shop.test:8080' },
+    ],
   ])('%j', (configured, expected) => {
     const headers = buildRequestHeaders(configured, { userAgent: 'svc/1', host: 'shop.test:8080' });
     expect(Object.fromEntries(headers)).toEqual(expected);

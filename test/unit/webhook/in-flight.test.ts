@@ -1,7 +1,11 @@
 import { describe, expect, test } from 'bun:test';
 import { createInFlightLimiter } from '../../../src/webhook/in-flight.ts';
 
-function acquireMany(limiter: ReturnType<typeof createInFlightLimiter>, accountId: string, count: number): (() => void)[] {
+function acquireMany(
+  limiter: ReturnType<typeof createInFlightLimiter>,
+  accountId: string,
+  count: number,
+): (() => void)[] {
   const releases: (() => void)[] = [];
   for (let i = 0; i < count; i += 1) {
     const release = limiter.tryAcquire(accountId);
@@ -22,9 +26,25 @@ describe('createInFlightLimiter', () => {
   });
 
   test.each([
-    [{ perAccount: 2, total: 10 }, [['a', 2], ['b', 2]], 'a', false],
+    [
+      { perAccount: 2, total: 10 },
+      [
+        ['a', 2],
+        ['b', 2],
+      ],
+      'a',
+      false,
+    ],
     [{ perAccount: 2, total: 10 }, [['a', 1]], 'a', true],
-    [{ perAccount: 2, total: 3 }, [['a', 2], ['b', 1]], 'c', false],
+    [
+      { perAccount: 2, total: 3 },
+      [
+        ['a', 2],
+        ['b', 1],
+      ],
+      'c',
+      false,
+    ],
     [{ perAccount: 2, total: 3 }, [['a', 2]], 'b', true],
     [{ perAccount: 8, total: 512 }, [['a', 8]], 'b', true],
     [{ perAccount: 1, total: 1 }, [], 'a', true],

@@ -1,9 +1,17 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { perSystem, type CalculatorDefinition, type Field, type NumberField } from '../../../src/calculators/definition.ts';
+import {
+  perSystem,
+  type CalculatorDefinition,
+  type Field,
+  type NumberField,
+} from '../../../src/calculators/definition.ts';
 import { getCalculator } from '../../../src/calculators/index.ts';
 import { mergeWebhookValues } from '../../../src/webhook/merge.ts';
 
-function calculator(fields: Field[], unitSystems: CalculatorDefinition['unitSystems'] = ['metric', 'imperial']): CalculatorDefinition {
+function calculator(
+  fields: Field[],
+  unitSystems: CalculatorDefinition['unitSystems'] = ['metric', 'imperial'],
+): CalculatorDefinition {
   return {
     id: 'test',
     category: 'test',
@@ -41,7 +49,12 @@ const calc = calculator([weightKg, height, sex]);
 describe('values accepted and ignored', () => {
   test.each([
     ['valid number', '{"weightKg": 70}', { weightKg: 70 }, []],
-    ['all fields', '{"weightKg": 70.5, "height": 180, "sex": "male"}', { weightKg: 70.5, height: 180, sex: 'male' }, []],
+    [
+      'all fields',
+      '{"weightKg": 70.5, "height": 180, "sex": "male"}',
+      { weightKg: 70.5, height: 180, sex: 'male' },
+      [],
+    ],
     ['min edge', '{"weightKg": 1}', { weightKg: 1 }, []],
     ['max edge', '{"weightKg": 500}', { weightKg: 500 }, []],
     ['below min', '{"weightKg": 0.99}', {}, ['weightKg']],
@@ -64,8 +77,18 @@ describe('values accepted and ignored', () => {
     ['select option label', '{"sex": "Male"}', {}, ['sex']],
     ['unknown key', '{"weightKg": 70, "bmi": 22, "foo": "bar"}', { weightKg: 70 }, ['bmi', 'foo']],
     ['key differing in case', '{"WeightKg": 70}', {}, ['WeightKg']],
-    ['prototype-ish keys', '{"constructor": 1, "toString": 2, "hasOwnProperty": 3, "prototype": 4, "valueOf": 5}', {}, ['constructor', 'toString', 'hasOwnProperty', 'prototype', 'valueOf']],
-    ['prototype-ish keys with string values', '{"constructor": "female", "toString": "x", "__proto__": "male", "valueOf": "x"}', {}, ['constructor', 'toString', '__proto__', 'valueOf']],
+    [
+      'prototype-ish keys',
+      '{"constructor": 1, "toString": 2, "hasOwnProperty": 3, "prototype": 4, "valueOf": 5}',
+      {},
+      ['constructor', 'toString', 'hasOwnProperty', 'prototype', 'valueOf'],
+    ],
+    [
+      'prototype-ish keys with string values',
+      '{"constructor": "female", "toString": "x", "__proto__": "male", "valueOf": "x"}',
+      {},
+      ['constructor', 'toString', '__proto__', 'valueOf'],
+    ],
     ['empty object', '{}', {}, []],
     ['duplicate key: JSON keeps the last', '{"weightKg": 70, "weightKg": 9999}', {}, ['weightKg']],
   ])('%s', (_label, json, values, ignoredKeys) => {
@@ -74,13 +97,19 @@ describe('values accepted and ignored', () => {
     expect(result.ignoredKeys).toEqual(ignoredKeys);
   });
 
-  test.each([[Number.NaN], [Number.POSITIVE_INFINITY], [Number.NEGATIVE_INFINITY]])('non-finite %p built in JS is ignored', (value) => {
-    expect(mergeWebhookValues(calc, { weightKg: value })).toEqual({ values: {}, ignoredKeys: ['weightKg'] });
-  });
+  test.each([[Number.NaN], [Number.POSITIVE_INFINITY], [Number.NEGATIVE_INFINITY]])(
+    'non-finite %p built in JS is ignored',
+    (value) => {
+      expect(mergeWebhookValues(calc, { weightKg: value })).toEqual({ values: {}, ignoredKeys: ['weightKg'] });
+    },
+  );
 
-  test.each([[[]], [null], ['x'], [1], [true], [undefined], [[{ weightKg: 70 }]]])('non-object body %j gives nothing', (body) => {
-    expect(mergeWebhookValues(calc, body)).toEqual({ values: {}, ignoredKeys: [] });
-  });
+  test.each([[[]], [null], ['x'], [1], [true], [undefined], [[{ weightKg: 70 }]]])(
+    'non-object body %j gives nothing',
+    (body) => {
+      expect(mergeWebhookValues(calc, body)).toEqual({ values: {}, ignoredKeys: [] });
+    },
+  );
 });
 
 describe('per-system ranges: inside either system is enough', () => {
@@ -175,7 +204,9 @@ describe('the real bmi calculator', () => {
   });
 
   test('a per-system alias accepts a value valid only in the other system', () => {
-    const field = bmi?.fields.find((candidate): candidate is NumberField => candidate.key === 'weight' && candidate.kind === 'number');
+    const field = bmi?.fields.find(
+      (candidate): candidate is NumberField => candidate.key === 'weight' && candidate.kind === 'number',
+    );
     expect(field).toBeDefined();
     if (!bmi || !field) return;
     const metricMax = perSystem(field.max, 'metric');

@@ -9,7 +9,11 @@ async function runProbe(env: Record<string, string>): Promise<Report> {
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(probe.stdout).text(), new Response(probe.stderr).text(), probe.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(probe.stdout).text(),
+    new Response(probe.stderr).text(),
+    probe.exited,
+  ]);
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   return JSON.parse(stdout.trim()) as Report;
 }
@@ -29,10 +33,14 @@ describe.each([
     ['name not in the certificate', 'unreachable'],
     ['IP literal (certificate has no IP)', 'unreachable'],
     ['self-signed certificate', 'unreachable'],
-  ])('%s -> %s', async (label, outcome) => {
-    const { report } = await probe();
-    expect(report[label]?.outcome).toBe(outcome);
-  }, 15_000);
+  ])(
+    '%s -> %s',
+    async (label, outcome) => {
+      const { report } = await probe();
+      expect(report[label]?.outcome).toBe(outcome);
+    },
+    15_000,
+  );
 
   test('the Host header is the original host:port', async () => {
     const { report, trustedPort } = await probe();

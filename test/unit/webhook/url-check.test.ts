@@ -99,13 +99,15 @@ describe('parseWebhookUrl: ports', () => {
     }
   });
 
-  test.each([['http://example.com:65536/'], ['http://example.com:-1/'], ['http://example.com:+80/'], ['http://example.com:8o/']])(
-    '%s does not parse -> invalid',
-    (raw) => {
-      const result = parseWebhookUrl(raw);
-      expect(isWebhookUrlError(result) && result.outcome).toBe('invalid');
-    },
-  );
+  test.each([
+    ['http://example.com:65536/'],
+    ['http://example.com:-1/'],
+    ['http://example.com:+80/'],
+    ['http://example.com:8o/'],
+  ])('%s does not parse -> invalid', (raw) => {
+    const result = parseWebhookUrl(raw);
+    expect(isWebhookUrlError(result) && result.outcome).toBe('invalid');
+  });
 });
 
 describe('parseWebhookUrl: characters refused before parsing', () => {
@@ -176,14 +178,22 @@ describe('parseWebhookUrl: names that always mean this machine', () => {
 describe('parseWebhookUrl: target shape', () => {
   test.each([
     ['http://example.com/a?b=1', { hostname: 'example.com', port: 80, isIpLiteral: false, ip: undefined }],
-    ['https://Shop.Example.com:8443/p', { hostname: 'shop.example.com', port: 8443, isIpLiteral: false, ip: undefined }],
+    [
+      'https://Shop.Example.com:8443/p',
+      { hostname: 'shop.example.com', port: 8443, isIpLiteral: false, ip: undefined },
+    ],
     ['http://8.8.8.8/', { hostname: '8.8.8.8', port: 80, isIpLiteral: true, ip: '8.8.8.8' }],
     ['http://134744072/', { hostname: '8.8.8.8', port: 80, isIpLiteral: true, ip: '8.8.8.8' }],
-    ['http://[2606:4700:4700::1111]:8080/', { hostname: '2606:4700:4700::1111', port: 8080, isIpLiteral: true, ip: '2606:4700:4700::1111' }],
+    [
+      'http://[2606:4700:4700::1111]:8080/',
+      { hostname: '2606:4700:4700::1111', port: 8080, isIpLiteral: true, ip: '2606:4700:4700::1111' },
+    ],
     ['http://[::1]/', { hostname: '::1', port: 80, isIpLiteral: true, ip: '::1' }],
   ])('%s', (raw, expected) => {
     const target = parsed(raw);
-    expect({ hostname: target.hostname, port: target.port, isIpLiteral: target.isIpLiteral, ip: target.ip }).toEqual(expected);
+    expect({ hostname: target.hostname, port: target.port, isIpLiteral: target.isIpLiteral, ip: target.ip }).toEqual(
+      expected,
+    );
   });
 });
 
@@ -318,7 +328,11 @@ describe('resolveAndCheck: names', () => {
     const resolve: Resolver = () => {
       throw new Error('boom');
     };
-    const result = await resolveAndCheck(parsed('http://shop.example.com/'), { resolve, policy, signal: AbortSignal.timeout(1000) });
+    const result = await resolveAndCheck(parsed('http://shop.example.com/'), {
+      resolve,
+      policy,
+      signal: AbortSignal.timeout(1000),
+    });
     expect(result.ok ? 'ok' : result.outcome).toBe('unreachable');
   });
 

@@ -10,7 +10,7 @@ import { startTarget, type TargetServer } from '../../helpers/webhook-target.ts'
 
 /** The address the test targets listen on; the rest of loopback stays blocked. */
 export const ALLOWED = '127.0.0.2';
-export const policy = createAddressPolicy({ allowCidrs: [`${ALLOWED}/32`] });
+const policy = createAddressPolicy({ allowCidrs: [`${ALLOWED}/32`] });
 export const USER_AGENT = 'calc-webhook/test';
 
 export type CountingResolver = Resolver & { calls: string[] };

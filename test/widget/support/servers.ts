@@ -24,10 +24,18 @@ export function startApi(options: { prefill?: AppOptions['prefill']; flags?: Ser
   return {
     url,
     async accountFor(origin, email = `owner${++counter}-${crypto.randomUUID().slice(0, 8)}@shop.example`) {
-      const signup = await fetch(`${url}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
+      const signup = await fetch(`${url}/v1/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'correct horse battery' }),
+      });
       if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${await signup.text()}`);
       const { token, account } = (await signup.json()) as { token: string; account: { apiKey: string } };
-      const added = await fetch(`${url}/v1/domains`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ domain: origin }) });
+      const added = await fetch(`${url}/v1/domains`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ domain: origin }),
+      });
       if (added.status !== 201) throw new Error(`domain add failed: ${added.status} ${await added.text()}`);
       return { apiKey: account.apiKey, email };
     },
@@ -54,7 +62,9 @@ export function startHostSite(): HostSite {
     fetch(request) {
       const found = pages.get(new URL(request.url).pathname);
       if (!found) return new Response('not found', { status: 404 });
-      return new Response(found.html, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...found.headers } });
+      return new Response(found.html, {
+        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...found.headers },
+      });
     },
   });
   const origin = `http://127.0.0.1:${server.port}`;
@@ -69,7 +79,15 @@ export function startHostSite(): HostSite {
 }
 
 /** A host page embedding widgets the way a customer does. */
-export function hostPage({ api, widgets, head = '', before = '', after = '', scriptTimes = 1, lang = 'en-GB' }: {
+export function hostPage({
+  api,
+  widgets,
+  head = '',
+  before = '',
+  after = '',
+  scriptTimes = 1,
+  lang = 'en-GB',
+}: {
   api: string;
   widgets: { calcId: string; apiKey: string; attributes?: string; id?: string }[];
   head?: string;

@@ -30,13 +30,17 @@ export async function recordCalcEvents(context: BrowserContext): Promise<void> {
 
 export function events(page: Page, type?: string, host?: string): Promise<RecordedEvent[]> {
   return page.evaluate(
-    ({ type, host }) => (window.calcEvents ?? []).filter((event) => (!type || event.type === type) && (!host || event.host === host)),
+    ({ type, host }) =>
+      (window.calcEvents ?? []).filter((event) => (!type || event.type === type) && (!host || event.host === host)),
     { type, host },
   );
 }
 
 export async function waitForEvent(page: Page, type: string, host: string): Promise<RecordedEvent> {
-  await page.waitForFunction(({ type, host }) => (window.calcEvents ?? []).some((event) => event.type === type && event.host === host), { type, host });
+  await page.waitForFunction(
+    ({ type, host }) => (window.calcEvents ?? []).some((event) => event.type === type && event.host === host),
+    { type, host },
+  );
   const found = await events(page, type, host);
   const last = found.at(-1);
   if (!last) throw new Error(`no ${type} on #${host}`);
@@ -44,7 +48,8 @@ export async function waitForEvent(page: Page, type: string, host: string): Prom
 }
 
 export const field = (page: Page, host: string, key: string): Locator => page.locator(`#${host} [data-key="${key}"]`);
-export const resultValue = (page: Page, host: string, index = 0): Locator => page.locator(`#${host} [part="result-value"]`).nth(index);
+export const resultValue = (page: Page, host: string, index = 0): Locator =>
+  page.locator(`#${host} [part="result-value"]`).nth(index);
 export const band = (page: Page, host: string, index = 0): Locator => page.locator(`#${host} [part="band"]`).nth(index);
 export const unavailableNote = (page: Page, host: string): Locator => page.locator(`#${host} [part~="unavailable"]`);
 
@@ -54,7 +59,9 @@ export function focused(page: Page): Promise<string> {
     let active = document.activeElement;
     const path: string[] = [];
     while (active) {
-      const key = active.getAttribute('data-key') ?? (active instanceof HTMLInputElement && active.type === 'radio' ? active.value : '');
+      const key =
+        active.getAttribute('data-key') ??
+        (active instanceof HTMLInputElement && active.type === 'radio' ? active.value : '');
       path.push(`${active.tagName.toLowerCase()}${active.id ? `#${active.id}` : ''}${key ? `[${key}]` : ''}`);
       active = active.shadowRoot?.activeElement ?? null;
     }

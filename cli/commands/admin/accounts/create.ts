@@ -9,7 +9,8 @@ import { readSecretLine } from '../../../lib/stdin.ts';
 
 export default class AccountsCreate extends BaseCommand {
   static override summary = 'Create an account directly in the data directory.';
-  static override description = 'Without --password-stdin a random password is generated and shown once (with --json, as `password`).';
+  static override description =
+    'Without --password-stdin a random password is generated and shown once (with --json, as `password`).';
   static override examples = [
     '<%= config.bin %> admin accounts create --email owner@shop.example --plan extra',
     'printf "%s\\n" "$PASSWORD" | <%= config.bin %> admin accounts create --email owner@shop.example --password-stdin --json',
@@ -28,11 +29,14 @@ export default class AccountsCreate extends BaseCommand {
     const password = generated ?? (await readSecretLine());
     const store = openDataDir(flags.data);
     try {
-      const row = await createAccount({ accounts: createAccountsStore(store.db), now: () => new Date() }, {
-        email: flags.email,
-        password,
-        plan: flags.plan as (typeof PLANS)[number],
-      });
+      const row = await createAccount(
+        { accounts: createAccountsStore(store.db), now: () => new Date() },
+        {
+          email: flags.email,
+          password,
+          plan: flags.plan as (typeof PLANS)[number],
+        },
+      );
       const account = toAccountJson(row);
       this.log(`Created ${account.email} on the ${account.plan} plan.`);
       this.log(`API key: ${account.apiKey}`);

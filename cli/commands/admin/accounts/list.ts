@@ -7,9 +7,9 @@ import { dataFlag, openDataDir } from '../../../lib/data-dir.ts';
 import { formatTable } from '../../../lib/table.ts';
 
 export default class AccountsList extends BaseCommand {
-  static override summary = 'List accounts with their plan and this month\'s usage.';
+  static override summary = "List accounts with their plan and this month's usage.";
   static override description =
-    'Usage is what the server has written to disk; a running server flushes its counters every second. LIMIT is computed from this shell\'s --quota-* settings (CALC_QUOTA_*), so run it with the same environment as the server.';
+    "Usage is what the server has written to disk; a running server flushes its counters every second. LIMIT is computed from this shell's --quota-* settings (CALC_QUOTA_*), so run it with the same environment as the server.";
   static override examples = ['<%= config.bin %> admin accounts list', '<%= config.bin %> admin accounts list --json'];
   static override flags = { data: dataFlag };
 
@@ -23,7 +23,13 @@ export default class AccountsList extends BaseCommand {
         .listWithUsage(period)
         .map((row) => ({ ...toAccountJson(row), usage: { period, used: row.loads, limit: quotas[row.plan] } }));
       if (accounts.length === 0) this.log('No accounts yet. Create one with `calc admin accounts create --email …`.');
-      else this.log(formatTable(['EMAIL', 'PLAN', `USED ${period}`, 'LIMIT', 'CREATED'], accounts.map((a) => [a.email, a.plan, String(a.usage.used), String(a.usage.limit), a.createdAt])));
+      else
+        this.log(
+          formatTable(
+            ['EMAIL', 'PLAN', `USED ${period}`, 'LIMIT', 'CREATED'],
+            accounts.map((a) => [a.email, a.plan, String(a.usage.used), String(a.usage.limit), a.createdAt]),
+          ),
+        );
       return { accounts };
     } finally {
       store.close();

@@ -6,12 +6,13 @@ import { BaseCommand, CliFailure } from '../../../base-command.ts';
 import { dataFlag, openDataDir } from '../../../lib/data-dir.ts';
 
 export default class AccountsSetPlan extends BaseCommand {
-  static override summary = 'Change an account\'s plan; effective on its next request.';
-  static override description = 'The server reads the plan from the store on every request, so a downgrade stops webhooks at once.';
+  static override summary = "Change an account's plan; effective on its next request.";
+  static override description =
+    'The server reads the plan from the store on every request, so a downgrade stops webhooks at once.';
   static override examples = ['<%= config.bin %> admin accounts set-plan --email owner@shop.example --plan extra'];
 
   static override flags = {
-    email: Flags.string({ description: 'the account\'s email', required: true }),
+    email: Flags.string({ description: "the account's email", required: true }),
     plan: Flags.string({ description: 'new plan', options: [...PLANS], required: true }),
     data: dataFlag,
   };
