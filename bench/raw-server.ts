@@ -22,10 +22,11 @@
  * `openDatabase` (same pragmas, same migrations). Prints `raw listening on http://…`.
  */
 import { openDatabase } from '../src/db/client.ts';
+import type { UsageDeltas } from '../src/db/usage-store.ts';
 import { getCalculator } from '../src/calculators/index.ts';
 import { toPublic } from '../src/calculators/definition.ts';
 import { matchingOrigins, normaliseOrigin } from '../src/modules/domains/origin.ts';
-import { createUsageCounter, periodOf } from '../src/usage/counter.ts';
+import { createUsageCounter, dayOf, periodOf } from '../src/usage/counter.ts';
 import { AppError, invalidRequest } from '../src/errors.ts';
 import { createLogger } from '../src/logger.ts';
 import { checkOriginHeader } from '../src/modules/widget/service.ts';
@@ -74,11 +75,19 @@ const usageAdd = sqlite.query<unknown, { accountId: string; period: string; load
   'INSERT INTO usage (account_id, period, loads) VALUES ($accountId, $period, $loads) ON CONFLICT (account_id, period) DO UPDATE SET loads = loads + excluded.loads',
 );
 
+const dailyAdd = sqlite.query<
+  unknown,
+  { accountId: string; day: string; calcId: string; domain: string; loads: number }
+>(
+  'INSERT INTO usage_daily (account_id, day, calc_id, domain, loads) VALUES ($accountId, $day, $calcId, $domain, $loads) ON CONFLICT (account_id, day, calc_id, domain) DO UPDATE SET loads = loads + excluded.loads',
+);
+
 // The product's counter, over a store written with plain prepared statements.
 const usage = createUsageCounter({
   loads: (accountId, period) => usageLoads.get({ accountId, period })?.loads ?? 0,
-  addAll: sqlite.transaction((deltas: { accountId: string; period: string; loads: number }[]) => {
-    for (const delta of deltas) usageAdd.run(delta);
+  addAll: sqlite.transaction((deltas: UsageDeltas) => {
+    for (const delta of deltas.monthly) usageAdd.run(delta);
+    for (const delta of deltas.loads) dailyAdd.run(delta);
   }),
 });
 const flushTimer = setInterval(() => usage.flush(), 1000);
@@ -142,8 +151,10 @@ async function authorise(request: Request, count: boolean) {
   if (status === 'none') throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
   const calculator = getCalculator(body.calcId);
   if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${body.calcId}".`);
-  const period = periodOf(new Date());
-  const allowed = count ? usage.tryCount(account.id, period, quota) : usage.used(account.id, period) < quota;
+  const now = new Date();
+  const allowed = count
+    ? usage.tryCount(account.id, dayOf(now), quota, calculator.id, origin)
+    : usage.used(account.id, periodOf(now)) < quota;
   if (!allowed) throw new AppError('quota_exceeded', `This account has used its ${quota} widget loads for this month.`);
   return calculator;
 }

@@ -21,10 +21,11 @@ import { pagesModule } from './modules/pages/index.ts';
 import { widgetModule, widgetRoutes, type Prefill } from './modules/widget/index.ts';
 import { createHeaderCipher } from './modules/widget-config/header-cipher.ts';
 import { widgetConfigModule } from './modules/widget-config/index.ts';
-import { pullWebhook, type PullDeps } from './modules/widget-config/pull.ts';
-import { createStatusLog } from './modules/widget-config/status-log.ts';
+import { pullWebhook, type PullDeps, type PullResult } from './modules/widget-config/pull.ts';
+import { createStatusLog, NOT_CALLED } from './modules/widget-config/status-log.ts';
 import { widgetScriptModule } from './modules/widget-script/index.ts';
-import { createUsageCounter } from './usage/counter.ts';
+import { createUsageCounter, dayOf } from './usage/counter.ts';
+import { createRetention } from './usage/retention.ts';
 import { createAddressPolicy } from './webhook/address-policy.ts';
 import { createInFlightLimiter } from './webhook/in-flight.ts';
 import { systemResolver, type Resolver } from './webhook/url-check.ts';
@@ -57,7 +58,9 @@ export function createApp(options: AppOptions) {
   const logger = options.logger ?? createLogger();
   const accounts = createAccountsStore(options.database.db);
   const domains = createDomainsStore(options.database.db);
-  const usage = createUsageCounter(createUsageStore(options.database.db));
+  const usageStore = createUsageStore(options.database.db);
+  const usage = createUsageCounter(usageStore);
+  const retention = createRetention({ store: usageStore, now, logger });
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
   const limiter = createLoginLimiter({ now: () => now().getTime() });
   const requestLog = createRequestLog(logger);
@@ -80,8 +83,13 @@ export function createApp(options: AppOptions) {
   const prefill: Prefill =
     options.prefill ??
     ((account, calculator) => {
+      // A load's pull counts as a call in the owner's usage; a test-webhook's does not.
+      const counted = (result: PullResult) => {
+        if (!NOT_CALLED.has(result.outcome)) usage.countCall(account.id, dayOf(now()), calculator.id, result.outcome);
+        return result.values;
+      };
       const pulled = pullWebhook(webhook, account, calculator);
-      return pulled instanceof Promise ? pulled.then((result) => result.values) : pulled.values;
+      return pulled instanceof Promise ? pulled.then(counted) : counted(pulled);
     });
   // The peer address is known to the server only once it listens.
   let peerOf = (_request: Request): string | undefined => undefined;
@@ -117,6 +125,8 @@ export function createApp(options: AppOptions) {
     domains,
     tokens,
     logger,
+    /** Prunes per-day usage past retention, at most hourly (the housekeeping timer). */
+    retention,
     /** Writes batched counters and webhook outcomes (timer and shutdown). */
     flush() {
       usage.flush();

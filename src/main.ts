@@ -37,7 +37,7 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
   }
   let listenUrl = '';
   const headerKey = loadOrCreateSecret(config.dataDir, 'webhook-key');
-  const { app, usage, accounts, domains, flush } = createApp({
+  const { app, usage, accounts, domains, flush, retention } = createApp({
     config,
     database,
     jwtSecret,
@@ -60,6 +60,13 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
       usage.prune(periodOf(new Date()));
     } catch (error) {
       logger.error('flush of usage counters and webhook outcomes failed; will retry', { error: String(error) });
+    }
+    try {
+      retention.run();
+    } catch (error) {
+      logger.error('pruning per-day usage past retention failed; will retry within the hour', {
+        error: String(error),
+      });
     }
   }, FLUSH_INTERVAL_MS);
 

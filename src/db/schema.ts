@@ -50,6 +50,47 @@ export const usage = sqliteTable(
 );
 
 /**
+ * Counted widget loads per account, UTC day ("YYYY-MM-DD"), calculator and page origin:
+ * the history owners read in `GET /v1/usage`. Written with the monthly counts in one
+ * flush; rows older than the retention window are pruned (docs/decisions.md).
+ */
+export const usageDaily = sqliteTable(
+  'usage_daily',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    calcId: text('calc_id').notNull(),
+    domain: text('domain').notNull(),
+    loads: integer('loads').notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.day, table.calcId, table.domain] }),
+    // Retention deletes by day across all accounts.
+    index('usage_daily_day_idx').on(table.day),
+  ],
+);
+
+/** Webhook pulls made for widget loads per account, UTC day, calculator and outcome. */
+export const webhookDaily = sqliteTable(
+  'webhook_daily',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    calcId: text('calc_id').notNull(),
+    outcome: text('outcome').notNull(),
+    calls: integer('calls').notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.day, table.calcId, table.outcome] }),
+    index('webhook_daily_day_idx').on(table.day),
+  ],
+);
+
+/**
  * Per-account, per-calculator widget configuration. Webhook header values are stored
  * encrypted (AES-256-GCM, key in the data directory), never in clear.
  */

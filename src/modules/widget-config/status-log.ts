@@ -19,6 +19,9 @@ export const PULL_OUTCOMES = [
 
 export type PullOutcome = (typeof PULL_OUTCOMES)[number];
 
+/** Outcomes that mean there was no webhook to call: not counted as calls in usage. */
+export const NOT_CALLED: ReadonlySet<PullOutcome> = new Set<PullOutcome>(['plan_required', 'no_webhook']);
+
 export interface WebhookStatus {
   at: string;
   outcome: PullOutcome;

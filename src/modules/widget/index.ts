@@ -56,7 +56,7 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
       detail: { summary: 'Check that a page may show a calculator (does not count a load)' },
       answer(body, request) {
         const { account, calculator } = authoriseWidget(deps, body, request.headers.get('origin'));
-        useQuota(deps, account, false);
+        useQuota(deps, account);
         return `{"ok":true,"calcId":${JSON.stringify(calculator.id)}}`;
       },
     },
@@ -69,8 +69,8 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } },
       },
       answer(body, request) {
-        const { account, calculator } = authoriseWidget(deps, body, request.headers.get('origin'));
-        useQuota(deps, account, true);
+        const { account, calculator, origin } = authoriseWidget(deps, body, request.headers.get('origin'));
+        useQuota(deps, account, { calcId: calculator.id, origin });
         const values = deps.prefill(account, calculator);
         return values instanceof Promise
           ? values.then((found) => loadAnswer(calculator, found))

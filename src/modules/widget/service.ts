@@ -4,7 +4,7 @@ import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { requireCalculator } from '../calculators/service.ts';
-import { periodOf, type UsageCounter } from '../../usage/counter.ts';
+import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
 import { normaliseOrigin } from '../domains/origin.ts';
 import { originStatus, requestDomain, type DomainJson } from '../domains/service.ts';
 
@@ -57,7 +57,7 @@ export function authoriseWidget(
   deps: WidgetDeps,
   request: WidgetRequest,
   originHeader: string | null,
-): { account: AccountRow; calculator: CalculatorDefinition } {
+): { account: AccountRow; calculator: CalculatorDefinition; origin: string } {
   const origin = pageOrigin(request.domain);
   const account = accountForKey(deps, request.apiKey);
   checkOriginHeader(origin, originHeader);
@@ -65,7 +65,7 @@ export function authoriseWidget(
   if (status === 'pending')
     throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
   if (status === 'none') throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
-  return { account, calculator: requireCalculator(request.calcId) };
+  return { account, calculator: requireCalculator(request.calcId), origin };
 }
 
 /**
@@ -91,12 +91,15 @@ function pageOrigin(domain: string): string {
 }
 
 /**
- * The quota check: `count` for a load (check and count are one step), without it for
- * verify, which answers 429 at the limit but does not use a load.
+ * The quota check: with `load` (the calculator and page origin) it counts a load on
+ * today's row (check and count are one step); without, for verify, it answers 429 at the
+ * limit but uses nothing.
  */
-export function useQuota(deps: WidgetDeps, account: AccountRow, count: boolean): void {
+export function useQuota(deps: WidgetDeps, account: AccountRow, load?: { calcId: string; origin: string }): void {
   const limit = deps.quotas[account.plan];
-  const period = periodOf(deps.now());
-  const allowed = count ? deps.usage.tryCount(account.id, period, limit) : deps.usage.used(account.id, period) < limit;
+  const now = deps.now();
+  const allowed = load
+    ? deps.usage.tryCount(account.id, dayOf(now), limit, load.calcId, load.origin)
+    : deps.usage.used(account.id, periodOf(now)) < limit;
   if (!allowed) throw new AppError('quota_exceeded', `This account has used its ${limit} widget loads for this month.`);
 }

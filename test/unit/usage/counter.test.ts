@@ -2,15 +2,16 @@ import { expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { openDatabase } from '../../../src/db/client.ts';
 import { createUsageStore } from '../../../src/db/usage-store.ts';
-import { createUsageCounter, periodOf } from '../../../src/usage/counter.ts';
+import { createUsageCounter, dayOf, periodOf } from '../../../src/usage/counter.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 
 function setup() {
   const dir = tempDir();
   const database = openDatabase(join(dir.path, 'data'));
-  database.sqlite.run(
-    "INSERT INTO accounts (id, email, password_hash, plan, api_key, created_at) VALUES ('a1', 'a@x.example', 'h', 'free', 'pk_1', '2026-01-01T00:00:00Z')",
-  );
+  for (const id of ['a1', 'a2'])
+    database.sqlite.run(
+      `INSERT INTO accounts (id, email, password_hash, plan, api_key, created_at) VALUES ('${id}', '${id}@x.example', 'h', 'free', 'pk_${id}', '2026-01-01T00:00:00Z')`,
+    );
   const store = createUsageStore(database.db);
   return {
     database,
@@ -22,40 +23,187 @@ function setup() {
   };
 }
 
+const SHOP = 'https://shop.example';
+const BLOG = 'https://blog.example';
+
 test('periodOf is the UTC calendar month', () => {
   expect(periodOf(new Date('2026-03-31T23:30:00-02:00'))).toBe('2026-04');
   expect(periodOf(new Date('2026-12-31T23:59:59Z'))).toBe('2026-12');
 });
 
+test('dayOf is the UTC day, on both sides of midnight and before 1970', () => {
+  expect(dayOf(new Date('2026-03-31T23:59:59.999Z'))).toBe('2026-03-31');
+  expect(dayOf(new Date('2026-04-01T00:00:00.000Z'))).toBe('2026-04-01');
+  expect(dayOf(new Date('2026-03-31T23:59:59.999Z'))).toBe('2026-03-31');
+  expect(dayOf(new Date('2026-03-31T22:30:00-02:00'))).toBe('2026-04-01');
+  expect(dayOf(new Date('1969-12-31T12:00:00Z'))).toBe('1969-12-31');
+});
+
 test('counts in memory, includes unflushed counts, writes on flush, refuses at the limit', () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
-  expect(counter.tryCount('a1', '2026-05', 2)).toBe(true);
-  expect(counter.tryCount('a1', '2026-05', 2)).toBe(true);
-  expect(counter.tryCount('a1', '2026-05', 2)).toBe(false);
+  expect(counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(true);
+  expect(counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(true);
+  expect(counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(false);
   expect(counter.used('a1', '2026-05')).toBe(2);
   expect(s.store.loads('a1', '2026-05')).toBe(0);
   counter.flush();
   expect(s.store.loads('a1', '2026-05')).toBe(2);
   counter.flush();
   expect(s.store.loads('a1', '2026-05')).toBe(2);
+  expect(s.store.dailyLoads('a1', '2026-05-01', '2026-05-31')).toEqual([
+    { date: '2026-05-02', calcId: 'bmi', domain: SHOP, loads: 2 },
+  ]);
+});
+
+test('each load counts on its day, calculator and origin; refused loads count nowhere', () => {
+  using s = setup();
+  const counter = createUsageCounter(s.store);
+  counter.tryCount('a1', '2026-05-31', 10, 'bmi', SHOP);
+  counter.tryCount('a1', '2026-05-31', 10, 'bmi', BLOG);
+  counter.tryCount('a1', '2026-05-31', 10, 'tip', SHOP);
+  counter.tryCount('a1', '2026-06-01', 10, 'bmi', SHOP);
+  counter.tryCount('a2', '2026-05-31', 0, 'bmi', SHOP);
+  expect(counter.pendingLoads('a1', '2026-05-31', '2026-05-31').length).toBe(3);
+  expect(counter.pendingLoads('a2', '2026-05-01', '2026-06-30')).toEqual([]);
+  counter.flush();
+  expect(counter.pendingLoads('a1', '2026-05-01', '2026-06-30')).toEqual([]);
+  expect(s.store.dailyLoads('a1', '2026-05-01', '2026-06-30')).toEqual([
+    { date: '2026-05-31', calcId: 'bmi', domain: BLOG, loads: 1 },
+    { date: '2026-05-31', calcId: 'bmi', domain: SHOP, loads: 1 },
+    { date: '2026-05-31', calcId: 'tip', domain: SHOP, loads: 1 },
+    { date: '2026-06-01', calcId: 'bmi', domain: SHOP, loads: 1 },
+  ]);
+  expect(s.store.loads('a1', '2026-05')).toBe(3);
+  expect(s.store.loads('a1', '2026-06')).toBe(1);
+  expect(s.store.dailyLoads('a2', '2026-05-01', '2026-06-30')).toEqual([]);
+});
+
+test('webhook calls count by day, calculator and outcome, in the same flush', () => {
+  using s = setup();
+  const counter = createUsageCounter(s.store);
+  counter.countCall('a1', '2026-05-02', 'bmi', 'ok');
+  counter.countCall('a1', '2026-05-02', 'bmi', 'ok');
+  counter.countCall('a1', '2026-05-02', 'bmi', 'timeout');
+  expect(counter.pendingCalls('a1', '2026-05-01', '2026-05-31')).toContainEqual({
+    date: '2026-05-02',
+    calcId: 'bmi',
+    outcome: 'ok',
+    calls: 2,
+  });
+  expect(counter.pendingCalls('a1', '2026-05-03', '2026-05-31')).toEqual([]);
+  counter.flush();
+  counter.countCall('a1', '2026-05-02', 'bmi', 'ok');
+  counter.flush();
+  expect(s.store.dailyCalls('a1', '2026-05-01', '2026-05-31')).toEqual([
+    { date: '2026-05-02', calcId: 'bmi', outcome: 'ok', calls: 3 },
+    { date: '2026-05-02', calcId: 'bmi', outcome: 'timeout', calls: 1 },
+  ]);
+});
+
+test('a flush that fails keeps every count pending, and the next one writes them once', () => {
+  using s = setup();
+  let fail = true;
+  const counter = createUsageCounter({
+    loads: s.store.loads,
+    addAll(deltas) {
+      if (fail) throw new Error('disk full');
+      s.store.addAll(deltas);
+    },
+  });
+  counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+  counter.countCall('a1', '2026-05-02', 'bmi', 'ok');
+  expect(() => counter.flush()).toThrow('disk full');
+  expect(counter.used('a1', '2026-05')).toBe(1);
+  counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+  fail = false;
+  counter.flush();
+  expect(s.store.loads('a1', '2026-05')).toBe(2);
+  expect(s.store.dailyLoads('a1', '2026-05-02', '2026-05-02')[0]?.loads).toBe(2);
+  expect(s.store.dailyCalls('a1', '2026-05-02', '2026-05-02')[0]?.calls).toBe(1);
+});
+
+test('a transaction: when one row cannot be written, none of the flush is', () => {
+  using s = setup();
+  const counter = createUsageCounter(s.store);
+  counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+  const deltas = counter.deltas();
+  // A row the table refuses (NULL in a NOT NULL column) after valid ones.
+  deltas.calls.push({
+    accountId: 'a1',
+    day: '2026-05-02',
+    calcId: 'bmi',
+    outcome: null as unknown as string,
+    calls: 1,
+  });
+  expect(() => s.store.addAll(deltas)).toThrow();
+  expect(s.store.loads('a1', '2026-05')).toBe(0);
+  expect(s.store.dailyLoads('a1', '2026-05-01', '2026-05-31')).toEqual([]);
+});
+
+test("a deleted account's pending counts are dropped without holding back anyone else's", () => {
+  using s = setup();
+  const counter = createUsageCounter(s.store);
+  counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+  counter.tryCount('a2', '2026-05-02', 10, 'bmi', SHOP);
+  counter.countCall('a2', '2026-05-02', 'bmi', 'ok');
+  s.database.sqlite.run("DELETE FROM accounts WHERE id = 'a2'");
+  counter.flush();
+  expect(s.store.loads('a1', '2026-05')).toBe(1);
+  expect(s.store.dailyLoads('a1', '2026-05-02', '2026-05-02')[0]?.loads).toBe(1);
+  expect(s.database.sqlite.query("SELECT count(*) AS n FROM usage_daily WHERE account_id = 'a2'").get()).toEqual({
+    n: 0,
+  });
+});
+
+test('deleting an account deletes its per-day rows', () => {
+  using s = setup();
+  const counter = createUsageCounter(s.store);
+  counter.tryCount('a2', '2026-05-02', 10, 'bmi', SHOP);
+  counter.countCall('a2', '2026-05-02', 'bmi', 'ok');
+  counter.flush();
+  s.database.sqlite.run("DELETE FROM accounts WHERE id = 'a2'");
+  expect(s.store.dailyLoads('a2', '2026-05-01', '2026-05-31')).toEqual([]);
+  expect(s.store.dailyCalls('a2', '2026-05-01', '2026-05-31')).toEqual([]);
 });
 
 test('a new counter starts from what is stored (restart)', () => {
   using s = setup();
   const first = createUsageCounter(s.store);
-  for (let i = 0; i < 5; i++) first.tryCount('a1', '2026-05', 100);
+  for (let i = 0; i < 5; i++) first.tryCount('a1', '2026-05-02', 100, 'bmi', SHOP);
   first.flush();
   const second = createUsageCounter(s.store);
   expect(second.used('a1', '2026-05')).toBe(5);
-  expect(second.tryCount('a1', '2026-05', 5)).toBe(false);
+  expect(second.tryCount('a1', '2026-05-03', 5, 'bmi', SHOP)).toBe(false);
 });
 
 test('prune forgets flushed old months but keeps unflushed counts', () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
-  counter.tryCount('a1', '2026-04', 10);
+  counter.tryCount('a1', '2026-04-30', 10, 'bmi', SHOP);
   counter.prune('2026-05');
   counter.flush();
   expect(s.store.loads('a1', '2026-04')).toBe(1);
+  expect(s.store.dailyLoads('a1', '2026-04-30', '2026-04-30')[0]?.loads).toBe(1);
+});
+
+test('pruneBefore deletes per-day rows dated before the cut-off day only', () => {
+  using s = setup();
+  const counter = createUsageCounter(s.store);
+  for (const day of ['2025-03-01', '2025-03-02', '2025-03-03']) {
+    counter.tryCount('a1', day, 10, 'bmi', SHOP);
+    counter.countCall('a1', day, 'bmi', 'ok');
+  }
+  counter.flush();
+  expect(s.store.pruneBefore('2025-03-02')).toEqual({ loads: 1, calls: 1 });
+  expect(s.store.dailyLoads('a1', '2025-01-01', '2025-12-31').map((row) => row.date)).toEqual([
+    '2025-03-02',
+    '2025-03-03',
+  ]);
+  expect(s.store.dailyCalls('a1', '2025-01-01', '2025-12-31').map((row) => row.date)).toEqual([
+    '2025-03-02',
+    '2025-03-03',
+  ]);
+  // Monthly totals (the quota's history) are not per-day rows and stay.
+  expect(s.store.loads('a1', '2025-03')).toBe(3);
 });

@@ -1,0 +1,49 @@
+import { expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { openDatabase } from '../../../src/db/client.ts';
+import { createUsageStore } from '../../../src/db/usage-store.ts';
+import { silentLogger } from '../../../src/logger.ts';
+import { createUsageCounter } from '../../../src/usage/counter.ts';
+import { createRetention, RETENTION_DAYS } from '../../../src/usage/retention.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
+
+test(`keeps ${RETENTION_DAYS} days of per-day rows, prunes the older ones at most once an hour`, () => {
+  using dir = tempDir();
+  const database = openDatabase(join(dir.path, 'data'));
+  try {
+    database.sqlite.run(
+      "INSERT INTO accounts (id, email, password_hash, plan, api_key, created_at) VALUES ('a1', 'a@x.example', 'h', 'free', 'pk_1', '2026-01-01T00:00:00Z')",
+    );
+    const store = createUsageStore(database.db);
+    const counter = createUsageCounter(store);
+    // 2026-11-25 minus 400 days is 2025-10-21: that day is kept, the day before goes.
+    for (const day of ['2025-10-19', '2025-10-20', '2025-10-21', '2026-11-25']) {
+      counter.tryCount('a1', day, 100, 'bmi', 'https://shop.example');
+      counter.countCall('a1', day, 'bmi', 'ok');
+    }
+    counter.flush();
+
+    let now = new Date('2026-11-25T10:00:00Z');
+    const retention = createRetention({ store, now: () => now, logger: silentLogger });
+    expect(retention.run()).toEqual({ before: '2025-10-21', loads: 2, calls: 2 });
+    const days = () => store.dailyLoads('a1', '2025-01-01', '2026-12-31').map((row) => row.date);
+    expect(days()).toEqual(['2025-10-21', '2026-11-25']);
+    expect(store.dailyCalls('a1', '2025-01-01', '2026-12-31').map((row) => row.date)).toEqual([
+      '2025-10-21',
+      '2026-11-25',
+    ]);
+
+    // The next day's cut-off would take 2025-10-21, but not within the hour.
+    now = new Date('2026-11-26T00:59:59Z');
+    expect(retention.run()).toEqual({ before: '2025-10-22', loads: 1, calls: 1 });
+    counter.tryCount('a1', '2025-10-22', 100, 'bmi', 'https://shop.example');
+    counter.flush();
+    now = new Date('2026-11-26T01:59:58Z');
+    expect(retention.run()).toBeNull();
+    expect(days()).toEqual(['2025-10-22', '2026-11-25']);
+    now = new Date('2026-11-26T01:59:59Z');
+    expect(retention.run()).toEqual({ before: '2025-10-22', loads: 0, calls: 0 });
+  } finally {
+    database.close();
+  }
+});
