@@ -81,6 +81,8 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
       quotas: config.quotas,
       now: () => new Date(),
       prefill: () => ({}),
+      // The bare native route, as before the per-client limit: the limit has its own benchmark.
+      rateLimit: () => {},
     };
     const native = nativeRoutes(widgetRoutes(deps), { logger, requestLog: createRequestLog(logger) });
     const server = Bun.serve({

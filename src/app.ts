@@ -9,6 +9,7 @@ import { createClientIpResolver } from './http/client-ip.ts';
 import { httpConventions } from './http/conventions.ts';
 import { docsModule } from './http/docs.ts';
 import { nativeRoutes } from './http/native-route.ts';
+import { signupRateLimit, widgetRateLimit } from './http/rate-limit.ts';
 import { createRequestLog } from './http/request-log.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { accountsModule } from './modules/accounts/index.ts';
@@ -96,7 +97,10 @@ export function createApp(options: AppOptions) {
   const clientIp = (request: Request): string =>
     resolveClientIp(peerOf(request), request.headers.get('x-forwarded-for'));
 
-  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now };
+  const rateDeps = { rates: config.rates, clientIp, now };
+  const widgetLimit = widgetRateLimit(rateDeps);
+  const signupLimit = signupRateLimit(rateDeps);
+  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now, rateLimit: widgetLimit.check };
   const native = nativeRoutes(widgetRoutes({ ...widgetDeps, prefill }), { logger, requestLog });
 
   // 'typebox' normalisation: the default mirror turns a non-object where an object of
@@ -106,7 +110,7 @@ export function createApp(options: AppOptions) {
     .use(httpConventions({ logger, requestLog }))
     .use(healthModule({ sqlite: options.database.sqlite }))
     .use(calculatorsModule())
-    .use(accountsModule({ config, accounts, tokens, limiter, usage, now, clientIp, publicUrl }))
+    .use(accountsModule({ config, accounts, tokens, limiter, signupLimit, usage, now, clientIp, publicUrl }))
     .use(domainsModule({ domains, now, tokens, accounts }))
     .use(widgetModule(widgetDeps))
     .use(widgetScriptModule())
@@ -127,6 +131,8 @@ export function createApp(options: AppOptions) {
     logger,
     /** Prunes per-day usage past retention, at most hourly (the housekeeping timer). */
     retention,
+    /** The widget routes' per-client limiter (its memory bound is tested). */
+    widgetLimiter: widgetLimit.limiter,
     /** Writes batched counters and webhook outcomes (timer and shutdown). */
     flush() {
       usage.flush();

@@ -16,6 +16,8 @@ export interface ServerConfig {
   jwtLifetimeSeconds: number;
   trustProxy: readonly string[];
   quotas: Readonly<Record<Plan, number>>;
+  /** Per-client limits (docs/security.md); 0 turns one off. */
+  rates: Readonly<RateSettings>;
   webhookAllowCidrs: readonly string[];
   /**
    * Webhook calls in flight in all: 512 (contract §7), or fewer when Bun's HTTP client
@@ -38,8 +40,21 @@ export interface ServeFlags {
   'quota-free'?: number;
   'quota-base'?: number;
   'quota-extra'?: number;
+  'rate-widget-per-minute'?: number;
+  'rate-widget-per-day'?: number;
+  'rate-signup-per-hour'?: number;
   demo?: boolean;
 }
+
+export interface RateSettings {
+  /** Widget calls (verify, load, register-domain) per client address and API key. */
+  widgetPerMinute: number;
+  widgetPerDay: number;
+  /** Sign-ups per client address. */
+  signupPerHour: number;
+}
+
+const DEFAULT_RATES: Readonly<RateSettings> = { widgetPerMinute: 120, widgetPerDay: 2_000, signupPerHour: 10 };
 
 export const WEBHOOK_MAX_IN_FLIGHT = 512;
 /** Bun's HTTP client runs at most this many requests at once unless the variable raises it. */
@@ -70,6 +85,7 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
     jwtLifetimeSeconds: integer('CALC_JWT_LIFETIME', env.CALC_JWT_LIFETIME ?? 7 * 24 * 3600, 60, 365 * 24 * 3600),
     trustProxy: cidrList('trust-proxy', flags['trust-proxy'] ?? env.CALC_TRUST_PROXY),
     quotas: readQuotas(flags, env),
+    rates: readRates(flags, env),
     webhookAllowCidrs: cidrList('CALC_WEBHOOK_ALLOW_CIDRS', env.CALC_WEBHOOK_ALLOW_CIDRS),
     webhookMaxInFlight: Math.min(
       WEBHOOK_MAX_IN_FLIGHT,
@@ -94,6 +110,16 @@ export function readQuotas(flags: ServeFlags = {}, env: Env = process.env): Reco
     free: integer('quota-free', flags['quota-free'] ?? env.CALC_QUOTA_FREE ?? DEFAULT_QUOTAS.free, 0),
     base: integer('quota-base', flags['quota-base'] ?? env.CALC_QUOTA_BASE ?? DEFAULT_QUOTAS.base, 0),
     extra: integer('quota-extra', flags['quota-extra'] ?? env.CALC_QUOTA_EXTRA ?? DEFAULT_QUOTAS.extra, 0),
+  };
+}
+
+function readRates(flags: ServeFlags, env: Env): RateSettings {
+  const read = (flag: keyof ServeFlags & `rate-${string}`, variable: string, fallback: number) =>
+    integer(flag, (flags[flag] as number | undefined) ?? env[variable] ?? fallback, 0);
+  return {
+    widgetPerMinute: read('rate-widget-per-minute', 'CALC_RATE_WIDGET_PER_MINUTE', DEFAULT_RATES.widgetPerMinute),
+    widgetPerDay: read('rate-widget-per-day', 'CALC_RATE_WIDGET_PER_DAY', DEFAULT_RATES.widgetPerDay),
+    signupPerHour: read('rate-signup-per-hour', 'CALC_RATE_SIGNUP_PER_HOUR', DEFAULT_RATES.signupPerHour),
   };
 }
 

@@ -60,3 +60,10 @@ export function errorBody(code: ErrorCode, message: string, details?: unknown): 
 export function invalidRequest(message: string, details?: unknown): AppError {
   return new AppError('invalid_request', message, details);
 }
+
+/** 429 `rate_limited` with the `Retry-After` a client should wait. */
+export function rateLimited(message: string, retryAfterSeconds: number): AppError {
+  return new AppError('rate_limited', `${message} Try again in ${retryAfterSeconds} seconds.`, undefined, {
+    'Retry-After': String(retryAfterSeconds),
+  });
+}

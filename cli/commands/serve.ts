@@ -47,6 +47,20 @@ export default class Serve extends BaseCommand {
       description: 'monthly widget loads on Extra [env: CALC_QUOTA_EXTRA] (default: 1000000)',
       min: 0,
     }),
+    'rate-widget-per-minute': Flags.integer({
+      description:
+        'widget calls per minute per client address and API key, 0 = no limit [env: CALC_RATE_WIDGET_PER_MINUTE] (default: 120)',
+      min: 0,
+    }),
+    'rate-widget-per-day': Flags.integer({
+      description:
+        'widget calls per day per client address and API key, 0 = no limit [env: CALC_RATE_WIDGET_PER_DAY] (default: 2000)',
+      min: 0,
+    }),
+    'rate-signup-per-hour': Flags.integer({
+      description: 'sign-ups per hour per client address, 0 = no limit [env: CALC_RATE_SIGNUP_PER_HOUR] (default: 10)',
+      min: 0,
+    }),
     demo: Flags.boolean({ description: 'on an empty database, seed a demo account whose page origin is registered' }),
   };
 

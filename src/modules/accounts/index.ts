@@ -16,6 +16,7 @@ export interface AccountsModuleDeps {
   accounts: AccountsStore;
   tokens: TokenService;
   limiter: LoginLimiter;
+  signupLimit: { check(request: Request): void };
   usage: UsageCounter;
   now: () => Date;
   clientIp: (request: Request) => string;
@@ -32,16 +33,17 @@ export function accountsModule(deps: AccountsModuleDeps) {
   return new Elysia({ tags: ['accounts'] })
     .post(
       '/v1/auth/signup',
-      async ({ body, set }) => {
+      async ({ body, set, request }) => {
         if (deps.config.signupDisabled)
           throw new AppError('signup_disabled', 'Sign-up is disabled on this server; ask its operator for an account.');
+        deps.signupLimit.check(request);
         const row = await createAccount(deps, body);
         set.status = 201;
         return session(row);
       },
       {
         body: Credentials,
-        response: { 201: Session, 400: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse },
+        response: { 201: Session, 400: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse },
         detail: { summary: 'Create an account' },
       },
     )

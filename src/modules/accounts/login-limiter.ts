@@ -1,60 +1,53 @@
+import { clientGroup } from '../../limits/client-group.ts';
+import { createRateLimiter, type RateWindow } from '../../limits/rate-limiter.ts';
+
 /**
- * Counts failed sign-ins per key (an email, a client IP) in fixed windows, so password
- * guessing slows to `maxFailures` tries per window per email and per address.
+ * Failed sign-ins are counted per (email, client address) and per client address, never
+ * per email alone: a stranger guessing an owner's password from one address slows only
+ * that address down, and the owner, from any other address, still signs in.
  */
-const MAX_KEYS = 100_000;
+const LOGIN_LIMITS = {
+  /** Guesses at one account from one address. */
+  perEmailAndAddress: { ms: 15 * 60 * 1000, limit: 10 },
+  /** Guesses at any accounts from one address (spraying one password over many emails). */
+  perAddress: { ms: 15 * 60 * 1000, limit: 50 },
+} as const satisfies Record<string, RateWindow>;
 
-export function createLoginLimiter({ maxFailures = 10, windowMs = 15 * 60 * 1000, now = () => Date.now() } = {}) {
-  const windows = new Map<string, { startedAt: number; failures: number }>();
+/**
+ * Where failed sign-ins are counted. Asynchronous so that servers sharing a database can
+ * keep the counts in it; one server keeps them in memory ({@link createLoginLimiter}).
+ */
+export interface LoginLimiter {
+  /**
+   * One step, so a parallel burst cannot slip through between a check and a count: when
+   * neither the pair nor the address is limited, charges one failure to both (before the
+   * password is checked) and answers null; otherwise charges nothing and answers the
+   * seconds until this email may be tried from this address again.
+   */
+  attempt(email: string, address: string): Promise<number | null>;
+  /** The password was right: forget the pair's failures, take back the address's charge. */
+  succeeded(email: string, address: string): Promise<void>;
+}
 
-  const current = (key: string) => {
-    const found = windows.get(key);
-    if (found && now() - found.startedAt < windowMs) return found;
-    windows.delete(key);
-    return undefined;
-  };
+export function createLoginLimiter({ now = () => Date.now(), capacity = 100_000 } = {}): LoginLimiter {
+  const pairs = createRateLimiter({ windows: [LOGIN_LIMITS.perEmailAndAddress], capacity, now });
+  const addresses = createRateLimiter({ windows: [LOGIN_LIMITS.perAddress], capacity, now });
+  const pairKey = (email: string, group: string) => `${group} ${email}`;
 
   return {
-    /** Seconds until the first blocked key frees up, or null when none is blocked. */
-    retryAfter(keys: string[]): number | null {
-      let wait: number | null = null;
-      for (const key of keys) {
-        const w = current(key);
-        if (w && w.failures >= maxFailures) {
-          const seconds = Math.max(1, Math.ceil((w.startedAt + windowMs - now()) / 1000));
-          wait = Math.max(wait ?? 0, seconds);
-        }
-      }
-      return wait;
+    async attempt(email, address) {
+      const group = clientGroup(address);
+      const pair = pairKey(email, group);
+      const waits = [pairs.check(pair), addresses.check(group)].filter((wait): wait is number => wait !== null);
+      if (waits.length > 0) return Math.max(...waits);
+      pairs.add(pair);
+      addresses.add(group);
+      return null;
     },
-
-    fail(keys: string[]): void {
-      for (const key of keys) {
-        const w = current(key);
-        if (w) w.failures += 1;
-        else windows.set(key, { startedAt: now(), failures: 1 });
-      }
-      // Callers choose the keys (any email): past the bound, drop expired windows, then
-      // the oldest ones (a Map iterates in insertion order).
-      if (windows.size > MAX_KEYS) {
-        for (const key of windows.keys()) current(key);
-        for (const key of windows.keys()) {
-          if (windows.size <= MAX_KEYS) break;
-          windows.delete(key);
-        }
-      }
-    },
-
-    /** Takes back one failure (an attempt charged up front that turned out right). */
-    refund(key: string): void {
-      const w = current(key);
-      if (w && w.failures > 0) w.failures -= 1;
-    },
-
-    succeed(key: string): void {
-      windows.delete(key);
+    async succeeded(email, address) {
+      const group = clientGroup(address);
+      pairs.reset(pairKey(email, group));
+      addresses.refund(group);
     },
   };
 }
-
-export type LoginLimiter = ReturnType<typeof createLoginLimiter>;

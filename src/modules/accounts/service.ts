@@ -1,6 +1,6 @@
 import type { Plan } from '../../config.ts';
 import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
-import { AppError, invalidRequest } from '../../errors.ts';
+import { AppError, invalidRequest, rateLimited } from '../../errors.ts';
 import { newAccountId, newApiKey } from '../../secrets.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import type { AccountJson } from './model.ts';
@@ -16,7 +16,12 @@ export function toAccountJson(row: AccountRow): AccountJson {
   return { id: row.id, email: row.email, plan: row.plan, apiKey: row.apiKey, createdAt: row.createdAt };
 }
 
+// Control and invisible format characters (Unicode Cc, Cf): an address holding them
+// could rewrite an operator's terminal or look like another address.
+const HIDDEN = /[\p{Cc}\p{Cf}]/u;
+
 export function normaliseEmail(email: string): string {
+  if (HIDDEN.test(email)) throw invalidRequest('email must not contain control or invisible formatting characters.');
   const normalised = email.trim().toLowerCase();
   if (!EMAIL.test(normalised) || normalised.length > 254)
     throw invalidRequest('email must be an email address such as owner@shop.example.');
@@ -35,6 +40,8 @@ export async function createAccount(
 ): Promise<AccountRow> {
   const email = normaliseEmail(input.email);
   checkPassword(input.password);
+  // Before the deliberately slow hash: a taken email must not cost an argon2 run.
+  if (deps.accounts.findByEmail(email)) throw emailTaken();
   const row: AccountRow = {
     id: newAccountId(),
     email,
@@ -43,8 +50,13 @@ export async function createAccount(
     apiKey: newApiKey(),
     createdAt: deps.now().toISOString(),
   };
-  if (!deps.accounts.insert(row)) throw new AppError('email_taken', 'An account with this email already exists.');
+  // The unique index still decides when two sign-ups for one email race.
+  if (!deps.accounts.insert(row)) throw emailTaken();
   return row;
+}
+
+function emailTaken(): AppError {
+  return new AppError('email_taken', 'An account with this email already exists.');
 }
 
 let timingHash: Promise<string> | undefined;
@@ -58,23 +70,18 @@ export async function authenticate(
   input: { email: string; password: string },
   clientIp: string,
 ): Promise<AccountRow> {
+  if (HIDDEN.test(input.email))
+    throw invalidRequest('email must not contain control or invisible formatting characters.');
   const email = input.email.trim().toLowerCase();
-  const keys = [`email:${email}`, `ip:${clientIp}`];
-  const wait = deps.limiter.retryAfter(keys);
-  if (wait !== null) {
-    throw new AppError('rate_limited', `Too many failed sign-ins. Try again in ${wait} seconds.`, undefined, {
-      'Retry-After': String(wait),
-    });
-  }
   // Charged before the slow hash check, so a burst of parallel guesses cannot all pass
   // the limit before the first failure is counted.
-  deps.limiter.fail(keys);
+  const wait = await deps.limiter.attempt(email, clientIp);
+  if (wait !== null) throw rateLimited('Too many failed sign-ins from this address.', wait);
   const row = deps.accounts.findByEmail(email);
   timingHash ??= Bun.password.hash('timing-equaliser-password', { algorithm: 'argon2id' });
   const ok = await Bun.password.verify(input.password, row?.passwordHash ?? (await timingHash));
   if (!row || !ok) throw new AppError('invalid_credentials', 'Email or password is wrong.');
-  deps.limiter.succeed(`email:${email}`);
-  deps.limiter.refund(`ip:${clientIp}`);
+  await deps.limiter.succeeded(email, clientIp);
   return row;
 }
 

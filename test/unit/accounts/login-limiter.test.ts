@@ -1,24 +1,53 @@
 import { expect, test } from 'bun:test';
 import { createLoginLimiter } from '../../../src/modules/accounts/login-limiter.ts';
 
-test('blocks a key after maxFailures in a window, says how long, and lifts after it', () => {
+const OWNER = 'owner@shop.example';
+
+test('10 failures per (email, address) block that pair only, with the time left, and lift after 15 minutes', async () => {
   let now = 0;
-  const limiter = createLoginLimiter({ maxFailures: 3, windowMs: 60_000, now: () => now });
-  for (let i = 0; i < 3; i++) {
-    expect(limiter.retryAfter(['ip:a'])).toBeNull();
-    limiter.fail(['ip:a']);
-  }
-  now = 10_000;
-  expect(limiter.retryAfter(['ip:a', 'email:x'])).toBe(50);
-  expect(limiter.retryAfter(['ip:b'])).toBeNull();
-  now = 60_001;
-  expect(limiter.retryAfter(['ip:a'])).toBeNull();
+  const limiter = createLoginLimiter({ now: () => now });
+  for (let i = 0; i < 10; i++) expect(await limiter.attempt(OWNER, '203.0.113.9')).toBeNull();
+  now = 60_000;
+  expect(await limiter.attempt(OWNER, '203.0.113.9')).toBe(14 * 60);
+  // The owner, from another address, is not locked out; the attacker may try other emails.
+  expect(await limiter.attempt(OWNER, '198.51.100.1')).toBeNull();
+  expect(await limiter.attempt('other@shop.example', '203.0.113.9')).toBeNull();
+  now = 15 * 60 * 1000;
+  expect(await limiter.attempt(OWNER, '203.0.113.9')).toBeNull();
 });
 
-test('a success clears the email key only', () => {
-  const limiter = createLoginLimiter({ maxFailures: 1 });
-  limiter.fail(['email:x', 'ip:a']);
-  limiter.succeed('email:x');
-  expect(limiter.retryAfter(['email:x'])).toBeNull();
-  expect(limiter.retryAfter(['ip:a'])).not.toBeNull();
+test('refused attempts are not charged', async () => {
+  let now = 0;
+  const limiter = createLoginLimiter({ now: () => now });
+  for (let i = 0; i < 10; i++) await limiter.attempt(OWNER, '203.0.113.9');
+  for (let i = 0; i < 100; i++) expect(await limiter.attempt(OWNER, '203.0.113.9')).not.toBeNull();
+  // 100 refused tries did not reach the 50 per address: other emails from it still pass.
+  expect(await limiter.attempt('other@shop.example', '203.0.113.9')).toBeNull();
+  now = 15 * 60 * 1000;
+  expect(await limiter.attempt(OWNER, '203.0.113.9')).toBeNull();
+});
+
+test('50 failures per address over any emails block that address for every email', async () => {
+  const limiter = createLoginLimiter({ now: () => 1000 });
+  for (let i = 0; i < 50; i++) expect(await limiter.attempt(`user${i}@shop.example`, '203.0.113.9')).toBeNull();
+  expect(await limiter.attempt(OWNER, '203.0.113.9')).not.toBeNull();
+  expect(await limiter.attempt(OWNER, '203.0.113.10')).toBeNull();
+});
+
+test('an IPv6 client counts by its /64', async () => {
+  const limiter = createLoginLimiter({ now: () => 1000 });
+  for (let i = 0; i < 10; i++) await limiter.attempt(OWNER, `2001:db8:1:2::${i + 1}`);
+  expect(await limiter.attempt(OWNER, '2001:db8:1:2:ffff::1')).not.toBeNull();
+  expect(await limiter.attempt(OWNER, '2001:db8:1:3::1')).toBeNull();
+});
+
+test('a success clears the pair and takes back the charge on the address', async () => {
+  const limiter = createLoginLimiter({ now: () => 1000 });
+  for (let i = 0; i < 9; i++) await limiter.attempt(OWNER, '203.0.113.9');
+  for (let i = 0; i < 40; i++) await limiter.attempt(`user${i}@shop.example`, '203.0.113.9');
+  expect(await limiter.attempt(OWNER, '203.0.113.9')).toBeNull();
+  // 10 on the pair and 50 on the address: both full.
+  expect(await limiter.attempt('x@shop.example', '203.0.113.9')).not.toBeNull();
+  await limiter.succeeded(OWNER, '203.0.113.9');
+  expect(await limiter.attempt(OWNER, '203.0.113.9')).toBeNull();
 });

@@ -15,7 +15,9 @@ export interface ApiServer {
 }
 
 export function startApi(options: { prefill?: AppOptions['prefill']; flags?: ServeFlags } = {}): ApiServer {
-  const built = testApp({ prefill: options.prefill, flags: options.flags });
+  // One browser signs up many accounts from one address: the sign-up limit is lifted here
+  // (test/api/abuse-limits.test.ts covers it).
+  const built = testApp({ prefill: options.prefill, flags: { 'rate-signup-per-hour': 0, ...options.flags } });
   built.app.listen({ hostname: '127.0.0.1', port: 0 });
   const port = built.app.server?.port;
   if (!port) throw new Error('the API did not start');

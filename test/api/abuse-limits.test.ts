@@ -1,0 +1,194 @@
+import { describe, expect, test } from 'bun:test';
+import type { TestApp } from '../helpers/test-app.ts';
+import { listeningApp } from '../helpers/listening-app.ts';
+
+const ORIGIN = 'https://shop.example';
+const PROXY = { 'trust-proxy': '127.0.0.1/32' };
+const START = Date.UTC(2026, 2, 3, 10, 0, 0);
+
+async function ownerWithDomain(app: TestApp) {
+  const owner = await app.signup();
+  await app.request('POST', '/v1/domains', { token: owner.token, body: { domain: ORIGIN } });
+  return owner;
+}
+
+/** A counting stand-in for the webhook pull: a load past the limit must not reach it. */
+function countingPrefill() {
+  const calls = { n: 0 };
+  const prefill = () => {
+    calls.n += 1;
+    return {};
+  };
+  return { calls, prefill };
+}
+
+describe('per-client limits on the widget routes', () => {
+  test('per minute: exactly the limit is served, the next is 429 with Retry-After, not counted, no webhook call', async () => {
+    const clock = { now: START };
+    const { calls, prefill } = countingPrefill();
+    await using server = listeningApp({
+      flags: { ...PROXY, 'rate-widget-per-minute': 5, 'rate-widget-per-day': 100 },
+      now: () => new Date(clock.now),
+      prefill,
+    });
+    const { apiKey, token } = await ownerWithDomain(server.app);
+    const body = { apiKey, domain: ORIGIN, calcId: 'bmi' };
+    const client = '198.51.100.7';
+    for (let i = 0; i < 5; i++) expect((await server.post('/v1/widget/load', body, { client })).status).toBe(200);
+    clock.now = START + 20_000;
+    for (const route of ['load', 'verify', 'register-domain']) {
+      const refused = await server.post(`/v1/widget/${route}`, body, { client });
+      expect(refused.status).toBe(429);
+      expect(refused.json.error.code).toBe('rate_limited');
+      expect(refused.headers.get('retry-after')).toBe('40');
+    }
+    expect(calls.n).toBe(5);
+    expect((await server.app.request('GET', '/v1/account', { token })).json.usage.used).toBe(5);
+    // Another visitor of the same page is not affected.
+    expect((await server.post('/v1/widget/load', body, { client: '198.51.100.8' })).status).toBe(200);
+    clock.now = START + 60_000;
+    expect((await server.post('/v1/widget/load', body, { client })).status).toBe(200);
+    expect(calls.n).toBe(7);
+  });
+
+  test('per day: exactly the limit over several minutes, then 429 until the UTC day ends', async () => {
+    const clock = { now: START };
+    await using server = listeningApp({
+      flags: { ...PROXY, 'rate-widget-per-minute': 4, 'rate-widget-per-day': 10 },
+      now: () => new Date(clock.now),
+    });
+    const { apiKey } = await ownerWithDomain(server.app);
+    const body = { apiKey, domain: ORIGIN, calcId: 'bmi' };
+    const statuses: number[] = [];
+    for (let minute = 0; minute < 4; minute++) {
+      clock.now = START + minute * 60_000;
+      for (let i = 0; i < 4; i++)
+        statuses.push((await server.post('/v1/widget/verify', body, { client: '203.0.113.5' })).status);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    const refused = await server.post('/v1/widget/verify', body, { client: '203.0.113.5' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBe((Date.UTC(2026, 2, 4) - clock.now) / 1000);
+    clock.now = Date.UTC(2026, 2, 4);
+    expect((await server.post('/v1/widget/verify', body, { client: '203.0.113.5' })).status).toBe(200);
+  });
+
+  test('counted per API key: one key at its limit leaves another key from the same client alone', async () => {
+    await using server = listeningApp({ flags: { ...PROXY, 'rate-widget-per-minute': 2 } });
+    const first = await ownerWithDomain(server.app);
+    const second = await ownerWithDomain(server.app);
+    const client = '198.51.100.7';
+    const body = (apiKey: string) => ({ apiKey, domain: ORIGIN, calcId: 'bmi' });
+    const runs = async (apiKey: string) => {
+      const out: number[] = [];
+      for (let i = 0; i < 3; i++) out.push((await server.post('/v1/widget/verify', body(apiKey), { client })).status);
+      return out;
+    };
+    expect(await runs(first.apiKey)).toEqual([200, 200, 429]);
+    expect(await runs(second.apiKey)).toEqual([200, 200, 429]);
+  });
+
+  test('an IPv6 client counts by its /64', async () => {
+    await using server = listeningApp({ flags: { ...PROXY, 'rate-widget-per-minute': 2 } });
+    const { apiKey } = await ownerWithDomain(server.app);
+    const body = { apiKey, domain: ORIGIN, calcId: 'bmi' };
+    const status = async (client: string) => (await server.post('/v1/widget/verify', body, { client })).status;
+    expect(await status('2001:db8:1:2::1')).toBe(200);
+    expect(await status('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe(200);
+    expect(await status('2001:db8:1:2::ffff')).toBe(429);
+    expect(await status('2001:db8:1:3::1')).toBe(200);
+  });
+
+  test('X-Forwarded-For is believed only from a trusted proxy', async () => {
+    await using server = listeningApp({ flags: { 'rate-widget-per-minute': 2 } });
+    const { apiKey } = await ownerWithDomain(server.app);
+    const body = { apiKey, domain: ORIGIN, calcId: 'bmi' };
+    const statuses: number[] = [];
+    // Without --trust-proxy every request is the socket's 127.0.0.1, whatever the header says.
+    for (const client of ['198.51.100.1', '198.51.100.2', '198.51.100.3'])
+      statuses.push((await server.post('/v1/widget/verify', body, { client })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});
+
+describe('sign-up limit per client address', () => {
+  test('exactly the limit per hour; then 429 without a new account; other addresses unaffected', async () => {
+    const clock = { now: START };
+    await using server = listeningApp({
+      flags: { ...PROXY, 'rate-signup-per-hour': 3 },
+      now: () => new Date(clock.now),
+    });
+    const signup = (i: number, client: string) =>
+      server.post('/v1/auth/signup', { email: `u${i}@shop.example`, password: 'long enough pw' }, { client });
+    for (let i = 0; i < 3; i++) expect((await signup(i, '203.0.113.5')).status).toBe(201);
+    clock.now = START + 10 * 60_000;
+    const refused = await signup(3, '203.0.113.5');
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.code).toBe('rate_limited');
+    expect(refused.headers.get('retry-after')).toBe(String(50 * 60));
+    expect(server.app.accounts.findByEmail('u3@shop.example')).toBeUndefined();
+    expect((await signup(4, '203.0.113.6')).status).toBe(201);
+    clock.now = START + 60 * 60_000;
+    expect((await signup(3, '203.0.113.5')).status).toBe(201);
+  });
+
+  test('a taken email is refused before the password is hashed', async () => {
+    await using server = listeningApp();
+    await server.app.signup('taken@shop.example');
+    const hashes: number[] = [];
+    const original = Bun.password.hash;
+    // Watch (not replace) the real hash function: the refusal must come before it.
+    Bun.password.hash = ((...args: Parameters<typeof original>) => {
+      hashes.push(1);
+      return original(...args);
+    }) as typeof original;
+    try {
+      const res = await server.post('/v1/auth/signup', { email: 'TAKEN@shop.example', password: 'long enough pw' });
+      expect(res.status).toBe(409);
+      expect(hashes).toHaveLength(0);
+    } finally {
+      Bun.password.hash = original;
+    }
+  });
+});
+
+describe('failed sign-ins cannot lock an owner out', () => {
+  test('a stranger at the limit is refused; the owner signs in from another address', async () => {
+    await using server = listeningApp({ flags: PROXY });
+    const { email, password } = await server.app.signup();
+    const attacker = '203.0.113.66';
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await server.post('/v1/auth/login', { email, password: 'wrong password!' }, { client: attacker })).status,
+      ).toBe(401);
+    const limited = await server.post('/v1/auth/login', { email, password }, { client: attacker });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const owner = await server.post('/v1/auth/login', { email, password }, { client: '198.51.100.20' });
+    expect(owner.status).toBe(200);
+    expect(owner.json.token).toBeString();
+  });
+
+  test('one address spraying many emails is stopped at 50 failures in all', async () => {
+    await using server = listeningApp({ flags: PROXY });
+    const { email, password } = await server.app.signup();
+    const attacker = '203.0.113.66';
+    const statuses: number[] = [];
+    for (let i = 0; i < 51; i++)
+      statuses.push(
+        (
+          await server.post(
+            '/v1/auth/login',
+            { email: `guess${i}@shop.example`, password: 'wrong password!' },
+            { client: attacker },
+          )
+        ).status,
+      );
+    expect(statuses.filter((s) => s === 401)).toHaveLength(50);
+    expect(statuses[50]).toBe(429);
+    expect((await server.post('/v1/auth/login', { email, password }, { client: attacker })).status).toBe(429);
+    expect((await server.post('/v1/auth/login', { email, password }, { client: '203.0.113.67' })).status).toBe(200);
+    // 53 argon2 checks: more than bun's 5 s default on a busy machine.
+  }, 60_000);
+});
