@@ -19,6 +19,7 @@ import { calculatorsModule } from './modules/calculators/index.ts';
 import { domainsModule } from './modules/domains/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { pagesModule } from './modules/pages/index.ts';
+import { usageModule } from './modules/usage/index.ts';
 import { widgetModule, widgetRoutes, type Prefill } from './modules/widget/index.ts';
 import { createHeaderCipher } from './modules/widget-config/header-cipher.ts';
 import { widgetConfigModule } from './modules/widget-config/index.ts';
@@ -115,6 +116,7 @@ export function createApp(options: AppOptions) {
     .use(widgetModule(widgetDeps))
     .use(widgetScriptModule())
     .use(widgetConfigModule({ ...webhook, tokens, accounts }))
+    .use(usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }))
     .use(pagesModule({ accounts, config, publicUrl }));
 
   app.use(docsModule(() => [...app.routes, ...native.docs]));

@@ -4,6 +4,7 @@ export interface RouteLike {
   hooks: {
     body?: unknown;
     params?: unknown;
+    query?: unknown;
     response?: unknown;
     /** `responses` (OpenAPI form): answers documented, not validated (a pre-built body). */
     detail?: {
@@ -47,15 +48,8 @@ export function buildOpenApi(routes: RouteLike[], info: { title: string; version
       responses: { ...(plain(hooks.detail?.responses) as object | undefined), ...responsesOf(hooks.response) },
     };
     if (hooks.detail?.security) operation.security = hooks.detail.security;
-    const params = plain(hooks.params) as { properties?: Record<string, unknown> } | undefined;
-    if (params?.properties) {
-      operation.parameters = Object.entries(params.properties).map(([name, schema]) => ({
-        name,
-        in: 'path',
-        required: true,
-        schema,
-      }));
-    }
+    const parameters = [...parametersOf(hooks.params, 'path'), ...parametersOf(hooks.query, 'query')];
+    if (parameters.length > 0) operation.parameters = parameters;
     if (hooks.body) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: plain(hooks.body) } } };
     }
@@ -72,6 +66,17 @@ export function buildOpenApi(routes: RouteLike[], info: { title: string; version
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     paths,
   };
+}
+
+/** Path parameters are always required; query parameters as their schema says. */
+function parametersOf(schema: unknown, where: 'path' | 'query') {
+  const object = plain(schema) as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+  return Object.entries(object?.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (object?.required ?? []).includes(name),
+    schema: property,
+  }));
 }
 
 function tagOf(path: string): string {

@@ -19,7 +19,7 @@ export const ConfigBody = t.Object({
   config: t.Object({ webhook: t.Optional(t.Union([WebhookInput, t.Null()])) }),
 });
 
-const Outcome = t.UnionEnum(PULL_OUTCOMES);
+export const Outcome = t.UnionEnum(PULL_OUTCOMES);
 
 export const ConfigAnswer = t.Object({
   calcId: t.String(),

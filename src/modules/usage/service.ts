@@ -1,0 +1,147 @@
+import type { Static } from 'elysia';
+import type { Plan } from '../../config.ts';
+import type { AccountRow } from '../../db/accounts-store.ts';
+import type { UsageStore } from '../../db/usage-store.ts';
+import { invalidRequest } from '../../errors.ts';
+import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
+import type { QuotaPeriod, UsageQuery, UsageReport } from './model.ts';
+
+export interface UsageDeps {
+  usage: UsageCounter;
+  usageStore: Pick<UsageStore, 'dailyLoads' | 'dailyCalls' | 'loadsBetween'>;
+  quotas: Readonly<Record<Plan, number>>;
+  now: () => Date;
+}
+
+type Report = Static<typeof UsageReport>;
+type LoadRow = Report['rows'][number];
+type CallRow = Report['webhook'][number];
+
+const DAY_MS = 86_400_000;
+/** The default range: the 30 days ending today. */
+const DEFAULT_DAYS = 30;
+/** The longest range one request may ask for, in days between `from` and `to`. */
+const MAX_SPAN_DAYS = 366;
+
+/** Days since 1970-01-01 of a "YYYY-MM-DD" that names a real date, else null. */
+function dayNumber(day: string): number | null {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day) return null;
+  return ms / DAY_MS;
+}
+
+function dayFromNumber(n: number): string {
+  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The range a request asks for: `to` defaults to today (UTC) and `from` to 29 days
+ * before `to`; both must be real dates, `from` not after `to`, at most 366 days apart.
+ */
+function usageRange(query: Static<typeof UsageQuery>, today: string): { from: string; to: string } {
+  const to = query.to ?? today;
+  const toN = dayNumber(to);
+  if (toN === null) throw invalidRequest(`to must be a real date as YYYY-MM-DD; ${to} is not one.`);
+  const from = query.from ?? dayFromNumber(toN - (DEFAULT_DAYS - 1));
+  const fromN = dayNumber(from);
+  if (fromN === null) throw invalidRequest(`from must be a real date as YYYY-MM-DD; ${from} is not one.`);
+  if (fromN > toN) throw invalidRequest(`from (${from}) must not be after to (${to}).`);
+  if (toN - fromN > MAX_SPAN_DAYS)
+    throw invalidRequest(`from and to may be at most ${MAX_SPAN_DAYS} days apart; ${from} to ${to} is ${toN - fromN}.`);
+  return { from, to };
+}
+
+/** This month's quota for an account, counting loads not yet written to disk. */
+function quotaPeriod(deps: UsageDeps, account: AccountRow): Static<typeof QuotaPeriod> {
+  const period = periodOf(deps.now());
+  return { period, used: deps.usage.used(account.id, period), limit: deps.quotas[account.plan] };
+}
+
+const byLoadRow = (a: LoadRow, b: LoadRow) =>
+  a.date < b.date
+    ? -1
+    : a.date > b.date
+      ? 1
+      : a.calcId < b.calcId
+        ? -1
+        : a.calcId > b.calcId
+          ? 1
+          : a.domain < b.domain
+            ? -1
+            : a.domain > b.domain
+              ? 1
+              : 0;
+
+const byCallRow = (a: CallRow, b: CallRow) =>
+  a.date < b.date
+    ? -1
+    : a.date > b.date
+      ? 1
+      : a.calcId < b.calcId
+        ? -1
+        : a.calcId > b.calcId
+          ? 1
+          : a.outcome < b.outcome
+            ? -1
+            : a.outcome > b.outcome
+              ? 1
+              : 0;
+
+/**
+ * Adds unflushed rows into sorted stored rows, keeping the order. Unflushed rows are
+ * few (at most a flush interval's worth, mostly today's), so each new one is placed by
+ * binary search instead of sorting everything again.
+ */
+function mergeSorted<T>(
+  stored: T[],
+  pending: T[],
+  keyOf: (row: T) => string,
+  add: (into: T, from: T) => void,
+  compare: (a: T, b: T) => number,
+): T[] {
+  if (pending.length === 0) return stored;
+  const waiting = new Map(pending.map((row) => [keyOf(row), row]));
+  for (const row of stored) {
+    const extra = waiting.get(keyOf(row));
+    if (extra === undefined) continue;
+    add(row, extra);
+    waiting.delete(keyOf(row));
+  }
+  for (const row of waiting.values()) {
+    let low = 0;
+    let high = stored.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (compare(stored[mid] as T, row) < 0) low = mid + 1;
+      else high = mid;
+    }
+    stored.splice(low, 0, row);
+  }
+  return stored;
+}
+
+/** `GET /v1/usage`: the caller's own rows over a range, stored and not yet stored. */
+export function usageReport(deps: UsageDeps, account: AccountRow, query: Static<typeof UsageQuery>): Report {
+  const { from, to } = usageRange(query, dayOf(deps.now()));
+  const rows = mergeSorted<LoadRow>(
+    deps.usageStore.dailyLoads(account.id, from, to),
+    deps.usage.pendingLoads(account.id, from, to),
+    (row) => `${row.date}\u0000${row.calcId}\u0000${row.domain}`,
+    (into, extra) => {
+      into.loads += extra.loads;
+    },
+    byLoadRow,
+  );
+  const webhook = mergeSorted<CallRow>(
+    deps.usageStore.dailyCalls(account.id, from, to) as CallRow[],
+    deps.usage.pendingCalls(account.id, from, to) as CallRow[],
+    (row) => `${row.date}\u0000${row.calcId}\u0000${row.outcome}`,
+    (into, extra) => {
+      into.calls += extra.calls;
+    },
+    byCallRow,
+  );
+  let total = 0;
+  for (const row of rows) total += row.loads;
+  return { from, to, period: quotaPeriod(deps, account), total, rows, webhook };
+}
