@@ -8,13 +8,18 @@ import type { FieldValues, ResultBand, ResultDefinition } from './definition';
  * results whose bands depend on a field (`bandsBy`, e.g. body fat by sex).
  */
 export function bandFor(result: ResultDefinition, value: number, values: FieldValues = {}): string | undefined {
+  return bandOf(result, value, values)?.label;
+}
+
+/** The band itself (label and tone), under the same rules as bandFor. */
+export function bandOf(result: ResultDefinition, value: number, values: FieldValues = {}): ResultBand | undefined {
   if (!Number.isFinite(value)) return undefined;
   const shown = Number(value.toFixed(result.decimals));
   const band = bandsOf(result, values)?.find(
     (candidate) =>
       (candidate.min === undefined || shown >= candidate.min) && (candidate.max === undefined || shown < candidate.max),
   );
-  return band?.label;
+  return band;
 }
 
 function bandsOf(result: ResultDefinition, values: FieldValues): ResultBand[] | undefined {

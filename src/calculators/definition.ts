@@ -41,10 +41,18 @@ export interface SelectField {
 
 export type Field = NumberField | SelectField;
 
+/**
+ * What a band means for the person, which the widget shows as colour next to the band's
+ * text: `good` (the healthy range), `caution` (outside it, worth attention), `risk`
+ * (a health risk); no tone is neutral.
+ */
+type BandTone = 'good' | 'caution' | 'risk';
+
 export interface ResultBand {
   min?: number;
   max?: number;
   label: string;
+  tone?: BandTone;
 }
 
 export interface ResultDefinition {

@@ -215,7 +215,7 @@ describe('style isolation', () => {
       return {
         radius: style('.root')?.borderTopLeftRadius,
         font: style('.root')?.fontFamily,
-        band: style('.band')?.color,
+        radio: style('input[type=radio]')?.accentColor,
         title: style('.title')?.textTransform,
         input: style('input[data-key]')?.borderTopColor,
       };
@@ -223,7 +223,7 @@ describe('style isolation', () => {
     expect(styles).toEqual({
       radius: '0px',
       font: 'monospace',
-      band: 'rgb(200, 0, 100)',
+      radio: 'rgb(200, 0, 100)',
       title: 'uppercase',
       input: 'rgb(0, 128, 0)',
     });

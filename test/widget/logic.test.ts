@@ -105,17 +105,20 @@ describe('form model', () => {
 
   test('weightKg wins over weight and is converted to the displayed unit (contract §8)', () => {
     const model = createFormModel(calculator('bmi'), 'imperial');
-    expect(applyPrefill(model, { weightKg: 90, weight: 200, height: 70 }).sort()).toEqual(['height', 'weight']);
+    expect(applyPrefill(model, { weightKg: 90, weight: 200, height: 70 }, 'webhook').sort()).toEqual([
+      'height',
+      'weight',
+    ]);
     expect(valueAt(model, 'weight')).toBeCloseTo(198.416, 3);
     expect(valueAt(model, 'height')).toBe(70);
   });
 
   test('the seed pairs: weight + heightCm and height + weightKg, in either system', () => {
     const metric = createFormModel(calculator('bmi'), 'metric');
-    applyPrefill(metric, { weight: 80, heightCm: 180 });
+    applyPrefill(metric, { weight: 80, heightCm: 180 }, 'webhook');
     expect(computeResult(metric)?.bmi).toBeCloseTo(24.69, 2);
     const imperial = createFormModel(calculator('bmi'), 'imperial');
-    applyPrefill(imperial, { height: 70.866, weightKg: 80 });
+    applyPrefill(imperial, { height: 70.866, weightKg: 80 }, 'webhook');
     expect(computeResult(imperial)?.bmi).toBeCloseTo(24.69, 2);
   });
 
@@ -126,23 +129,23 @@ describe('form model', () => {
     weight.touched = true;
     weight.value = 60;
     const values = JSON.parse('{"weightKg": 90, "heightCm": 1000, "__proto__": {"height": 150}}');
-    expect(applyPrefill(model, values)).toEqual([]);
+    expect(applyPrefill(model, values, 'webhook')).toEqual([]);
     expect(currentValues(model)).toEqual({ weight: 60, height: 175 });
-    expect(applyPrefill(model, { height: '180' })).toEqual([]);
+    expect(applyPrefill(model, { height: '180' }, 'webhook')).toEqual([]);
   });
 
   test('select values must be one of the options; visibleIf follows them', () => {
     const model = createFormModel(calculator('body-fat'), 'metric');
     expect(Object.keys(currentValues(model))).not.toContain('hip');
-    applyPrefill(model, { sex: 'nonsense' });
+    applyPrefill(model, { sex: 'nonsense' }, 'webhook');
     expect(valueAt(model, 'sex')).toBe('male');
-    applyPrefill(model, { sex: 'female', hipCm: 100 });
+    applyPrefill(model, { sex: 'female', hipCm: 100 }, 'webhook');
     expect(currentValues(model)).toMatchObject({ sex: 'female', hip: 100 });
   });
 
   test('switching units converts every value and back', () => {
     const model = createFormModel(calculator('bmi'), 'metric');
-    applyPrefill(model, { weight: 80, height: 180 });
+    applyPrefill(model, { weight: 80, height: 180 }, 'webhook');
     expect(switchSystem(model, 'imperial').sort()).toEqual(['height', 'weight']);
     expect(valueAt(model, 'weight')).toBeCloseTo(176.37, 2);
     expect(valueAt(model, 'height')).toBeCloseTo(70.866, 3);
@@ -163,12 +166,17 @@ describe('form model', () => {
 });
 
 describe('bundle and route helpers', () => {
-  test('stripOwnerText empties description and notes literals, and nothing else', () => {
+  test('stripOwnerText empties description, notes and key help literals, and nothing else', () => {
     const source = `const a = { id: 'x', description: 'Say "hi"', help: 'kept', notes:\n    'one ' +\n    "two",\n};\nconst b = { description: \`t\` };\nconst c = { notes: dynamic() };`;
     expect(stripOwnerText(source)).toBe(
       `const a = { id: 'x', description: '', help: 'kept', notes:\n    '',\n};\nconst b = { description: '' };\nconst c = { notes: dynamic() };`,
     );
-    expect(stripOwnerText('x = { description: `a ${b}` }')).toBe('x = { description: `a ${b}` }');
+    expect(stripOwnerText('x = { description: `a ${b}` }')).toBe("x = { description: '' }");
+    expect(stripOwnerText('x = { description: `a ${{ b }}` }')).toBe('x = { description: `a ${{ b }}` }');
+    // Help that names API keys in backquotes is for owners; the rest is for visitors.
+    expect(stripOwnerText("f = { help: 'Takes precedence over `weight`.', x: 1 }")).toBe("f = { help: '', x: 1 }");
+    expect(stripOwnerText('f = { help: `${label} wins over \\`${key}\\`.` }')).toBe("f = { help: '' }");
+    expect(stripOwnerText("f = { help: 'Paid monthly.' }")).toBe("f = { help: 'Paid monthly.' }");
   });
 
   test('encoding: br over gzip over identity; q=0 refuses', () => {

@@ -1,23 +1,29 @@
 /**
- * Drops text from the calculator sources that visitors never see (a calculator's
- * `description` and `notes`, shown by the catalogue routes and to owners) before they
- * go into the widget bundle: about a tenth of the script's gzip size.
+ * Drops text from the calculator sources that visitors never see before they go into
+ * the widget bundle: a calculator's `description` and `notes` (shown by the catalogue
+ * routes and to owners) and the `help` of pre-fill keys, which names API keys in
+ * backquotes (`weightKg`) and is never rendered. About a seventh of the script's gzip size.
  *
- * It rewrites only `description:` / `notes:` properties whose value is a plain string
- * literal or a `+` chain of them, replacing the value with ''. Anything else is left
- * as it is, so a form it does not understand costs bytes, never correctness.
+ * It rewrites only properties whose value is a plain string literal, a template whose
+ * `${}` parts hold no braces, or a `+` chain of them, replacing the value with ''.
+ * Anything else is left as it is, so a form it does not understand costs bytes, never
+ * correctness.
  */
-const PROPERTY = /\b(description|notes)\s*:\s*/g;
+const PROPERTY = /\b(description|notes|help)\s*:\s*/g;
 
-/** Index just past a string literal starting at `start`, or -1 (template with `${}` included). */
+/** Index just past a string literal starting at `start`, or -1. */
 function endOfStringLiteral(source: string, start: number): number {
   const quote = source[start];
   if (quote !== "'" && quote !== '"' && quote !== '`') return -1;
   for (let i = start + 1; i < source.length; i += 1) {
     const char = source[i];
     if (char === '\\') i += 1;
-    else if (quote === '`' && char === '$' && source[i + 1] === '{') return -1;
-    else if (char === quote) return i + 1;
+    else if (quote === '`' && char === '$' && source[i + 1] === '{') {
+      // A simple substitution (`${label}`): skip to its brace; nested braces are not understood.
+      const close = source.indexOf('}', i);
+      if (close < 0 || source.slice(i + 2, close).includes('{')) return -1;
+      i = close;
+    } else if (char === quote) return i + 1;
     else if (char === '\n' && quote !== '`') return -1;
   }
   return -1;
@@ -52,6 +58,8 @@ export function stripOwnerText(source: string): string {
     if (valueStart < copied) continue;
     const valueEnd = endOfLiteralChain(source, valueStart);
     if (valueEnd < 0) continue;
+    // Help a visitor reads stays; help that quotes API keys in backquotes goes.
+    if (match[1] === 'help' && !source.slice(valueStart + 1, valueEnd - 1).includes('`')) continue;
     output += `${source.slice(copied, valueStart)}''`;
     copied = valueEnd;
   }

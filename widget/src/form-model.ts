@@ -12,12 +12,19 @@ import {
 } from '../../src/calculators/definition';
 import { convertDisplayed } from './convert';
 
+/**
+ * Where a field's value came from, in rising precedence: the calculator's default, the
+ * page's `data-values`, the webhook (through the load answer), the visitor.
+ */
+export type ValueSource = 'default' | 'embed' | 'webhook' | 'typed';
+
 export interface FieldState {
   field: Field;
   /** The parsed value in the displayed unit system; null when empty or not a number. */
   value: number | string | null;
   /** The visitor typed or chose here: pre-fill must not overwrite it. */
   touched: boolean;
+  source: ValueSource;
 }
 
 export interface FormModel {
@@ -45,6 +52,11 @@ export function displayedFields(calculator: CalculatorDefinition): Field[] {
   return calculator.fields.filter((field) => !canonical.has(field.key));
 }
 
+/** A display alias's help text names API keys, which means nothing to a visitor. */
+export function visitorHelp(field: Field): string | undefined {
+  return field.kind === 'number' && field.aliasOf ? undefined : field.help;
+}
+
 export function createFormModel(calculator: CalculatorDefinition, system: UnitSystem): FormModel {
   const chosen = calculator.unitSystems.includes(system) ? system : (calculator.unitSystems[0] ?? 'metric');
   return {
@@ -54,6 +66,7 @@ export function createFormModel(calculator: CalculatorDefinition, system: UnitSy
       field,
       value: field.kind === 'number' ? perSystem(field.default, chosen) : field.default,
       touched: false,
+      source: 'default' as const,
     })),
   };
 }
@@ -73,6 +86,11 @@ export function validityOf(state: FieldState, system: UnitSystem): Validity {
   if (state.field.kind === 'select' || typeof state.value !== 'number') return 'valid';
   const { min, max } = state.field;
   return state.value < perSystem(min, system) || state.value > perSystem(max, system) ? 'out_of_range' : 'valid';
+}
+
+/** Where each shown field's value came from, keyed as the fields. */
+export function valueSources(model: FormModel): Record<string, ValueSource> {
+  return Object.fromEntries(model.fields.map((state) => [state.field.key, state.touched ? 'typed' : state.source]));
 }
 
 /** The values of the visible fields, keyed as the calculator's compute expects. */
@@ -144,10 +162,12 @@ function prefillFor(model: FormModel, field: Field, values: FieldValues): number
 }
 
 /**
- * Applies values from the load answer to the fields the visitor has not touched. Values
- * outside the displayed range are ignored (the defaults stay). Returns the changed keys.
+ * Applies pre-filled values (the page's or the load answer's) to the fields the visitor
+ * has not touched, recording their source. Values failing a field's rules (outside the
+ * displayed range, not an option) are ignored: the value before stays. Returns the
+ * changed keys.
  */
-export function applyPrefill(model: FormModel, values: FieldValues): string[] {
+export function applyPrefill(model: FormModel, values: FieldValues, source: 'embed' | 'webhook'): string[] {
   const changed: string[] = [];
   for (const state of model.fields) {
     if (state.touched) continue;
@@ -156,6 +176,7 @@ export function applyPrefill(model: FormModel, values: FieldValues): string[] {
     const candidate: FieldState = { ...state, value };
     if (validityOf(candidate, model.system) !== 'valid') continue;
     state.value = value;
+    state.source = source;
     changed.push(state.field.key);
   }
   return changed;

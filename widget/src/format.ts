@@ -1,19 +1,21 @@
 /** Text shown for numbers and units, in the widget's locale (Intl.NumberFormat). */
 import { perSystem, type NumberField, type ResultDefinition, type UnitSystem } from '../../src/calculators/definition';
+import type { Translate } from './i18n';
 import { decimalsOfStep, inputNumberFormat } from './locale';
+import { TEXTS } from './texts';
 
 export interface Formatter {
   /** A value as written into an input (no grouping; the locale's decimal separator). */
   input(field: NumberField, value: number): string;
   /** A result with its definition's decimals (grouped; currency style when known). */
   result(definition: ResultDefinition, value: number): string;
-  /** A unit as shown beside a value: 'currency' becomes the currency's symbol. */
+  /** A unit as shown beside a value, translated: 'currency' becomes the currency's symbol. */
   unit(unit: string): string;
   /** A number in an error message ("from 40 to 272"). */
   plain(value: number): string;
 }
 
-export function createFormatter(locale: string, currency: string | undefined): Formatter {
+export function createFormatter(locale: string, currency: string | undefined, t: Translate): Formatter {
   const cache = new Map<string, Intl.NumberFormat>();
   const cached = (key: string, make: () => Intl.NumberFormat) => {
     let format = cache.get(key);
@@ -55,7 +57,9 @@ export function createFormatter(locale: string, currency: string | undefined): F
     unit(unit) {
       // Without a configured currency an amount is a plain number ("per L" for prices).
       if (unit === 'currency') return symbol;
-      return unit.startsWith('currency/') ? (symbol ? `${symbol}/${unit.slice(9)}` : `per ${unit.slice(9)}`) : unit;
+      if (!unit.startsWith('currency/')) return unit && t(unit);
+      const per = t(unit.slice(9));
+      return symbol ? `${symbol}/${per}` : t(TEXTS.perUnit, { unit: per });
     },
     plain: (value) => cached('p', () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })).format(value),
   };

@@ -1,12 +1,17 @@
 /**
- * The embed script's entry: registers `window.CalcWidget` once and mounts every
- * `[data-calc-widget]` element. Included twice, the second copy only scans again.
+ * The embed script's entry: registers `window.CalcWidget` once, runs the calls queued in
+ * `window.calc` before the script arrived, and mounts every `[data-calc-widget]` element.
+ * Included twice, the second copy only scans again.
  */
 import { createLoader, type CalcWidgetApi } from './loader';
+
+/** `calc('mount', element, options)`, `calc('destroy', element)`, `calc('scan', root)`. */
+type CalcCommand = ((command: string, ...args: unknown[]) => void) & { q?: ArrayLike<unknown>[] };
 
 declare global {
   interface Window {
     CalcWidget?: CalcWidgetApi;
+    calc?: CalcCommand | ArrayLike<unknown>[];
   }
 }
 
@@ -21,10 +26,31 @@ function apiOrigin(): string {
   }
 }
 
+function commands(api: CalcWidgetApi): CalcCommand {
+  return (command, ...args) => {
+    if (command === 'mount' || command === 'destroy' || command === 'scan')
+      (api[command] as (...values: unknown[]) => void)(...args);
+    else console.warn(`[calc] unknown command "${command}": use mount, destroy or scan`);
+  };
+}
+
 function start(): void {
   // Imported where there is no DOM (server rendering): do nothing.
   if (typeof window === 'undefined' || typeof document === 'undefined') return;
-  window.CalcWidget ??= createLoader(apiOrigin());
+  if (!window.CalcWidget) {
+    const api = createLoader(apiOrigin(), document);
+    window.CalcWidget = api;
+    // The snippet's stub (`window.calc = window.calc || function () { (calc.q = calc.q || []).push(arguments) }`)
+    // or a plain array of calls: replay them in order, then answer calls at once.
+    const queued = window.calc;
+    const run = commands(api);
+    window.calc = run;
+    const calls = Array.isArray(queued) ? queued : typeof queued === 'function' ? (queued.q ?? []) : [];
+    for (const call of calls) {
+      const [command, ...args] = Array.from(call);
+      if (typeof command === 'string') run(command, ...args);
+    }
+  }
   const api = window.CalcWidget;
   api.scan();
   // An async script can run before the parser reaches the elements below it.

@@ -1,7 +1,8 @@
 /**
- * One mounted widget: renders the calculator with its defaults at once, wires the
- * visitor's input, then applies the load answer's pre-fill (never over a touched field)
- * or, on any failure, falls back to a quiet "unavailable" note.
+ * One mounted widget: renders the calculator at once (after its language pack, when the
+ * locale needs one) with its defaults and the page's `data-values`, wires the visitor's
+ * input, then applies the load answer's pre-fill (never over a touched field) or, on any
+ * failure, falls back to a quiet "unavailable" note.
  */
 import { getCalculator } from '../../src/calculators/index';
 import type { UnitSystem } from '../../src/calculators/definition';
@@ -14,12 +15,15 @@ import {
   currentValues,
   stateOf,
   switchSystem,
+  valueSources,
   type FormModel,
 } from './form-model';
+import { fetchPack, packInMemory, textLanguage, translator, type Pack } from './i18n';
 import { parseDecimal } from './locale';
 import { readOptions, type MountOptions, type WidgetOptions } from './options';
-import { createView, unavailableRoot, type View } from './render';
+import { createView, unavailableRoot, type Look, type View } from './render';
 import { adoptStyles } from './styles';
+import { pageTheme } from './theme';
 import { loadCalculator } from './transport';
 
 export interface Instance {
@@ -28,56 +32,78 @@ export interface Instance {
 
 export function createInstance(host: HTMLElement, overrides: MountOptions | undefined, apiOrigin: string): Instance {
   const options = readOptions(host, overrides);
+  const doc = host.ownerDocument;
   // Reuse our own open root after destroy(): a shadow root can never be detached.
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   adoptStyles(shadow, options.nonce);
-  // One signal ends everything on destroy: the pending load and every listener.
+  // One signal ends everything on destroy: the pending load, every listener, the theme watch.
   const lifetime = new AbortController();
+  const { signal } = lifetime;
   const destroy = () => {
     lifetime.abort();
     shadow.replaceChildren();
   };
 
-  const fail = (code: string, message: string) => {
-    if (lifetime.signal.aborted) return;
-    shadow.replaceChildren(unavailableRoot(host.ownerDocument, options.theme));
-    console.warn(`[calc] calculator "${options.calcId}" unavailable: ${code}${message ? ` (${message})` : ''}`);
-    emit(host, 'calc:error', { calcId: options.calcId, code, message });
+  const calculator = getCalculator(options.calcId);
+  // Asked first, rendered meanwhile: the answer can only arrive after this task ends.
+  const answer =
+    options.apiKey && calculator
+      ? loadCalculator(apiOrigin, { apiKey: options.apiKey, calcId: options.calcId, domain: location.origin }, signal)
+      : undefined;
+  const language = textLanguage(options.locale);
+
+  const start = (pack: Pack | undefined) => {
+    if (signal.aborted) return;
+    const look: Look = {
+      theme: pageTheme(options.theme, doc),
+      language: pack ? language : 'en',
+      t: translator(pack),
+    };
+    const fail = (code: string, message: string) => {
+      if (signal.aborted) return;
+      shadow.replaceChildren(unavailableRoot(doc, look));
+      console.warn(`[calc] calculator "${options.calcId}" unavailable: ${code}${message ? ` (${message})` : ''}`);
+      emit(host, 'calc:error', { calcId: options.calcId, code, message });
+    };
+    if (!options.apiKey) return fail('missing_api_key', 'Set data-api-key.');
+    if (!calculator || !answer) return fail('calculator_not_found', `There is no calculator "${options.calcId}".`);
+
+    const model = createFormModel(calculator, options.units);
+    applyPrefill(model, options.values, 'embed');
+    const view = createView(doc, model, look, createFormatter(options.locale, options.currency, look.t));
+    shadow.replaceChildren(view.root);
+    if (options.theme === 'auto') watchPageTheme(doc, view.root, signal);
+    wireInput(host, model, view, options, signal);
+    recompute(host, model, view, options);
+
+    void answer.then((outcome) => {
+      if (signal.aborted) return;
+      if (!outcome.ok) return fail(outcome.code, outcome.message);
+      const changed = applyPrefill(model, outcome.values, 'webhook');
+      for (const key of changed) {
+        view.writeValue(key);
+        view.writeValidity(key, 'typing');
+      }
+      view.writeVisibility();
+      if (changed.length > 0) recompute(host, model, view, options);
+      emit(host, 'calc:ready', { calcId: options.calcId, sources: valueSources(model), values: currentValues(model) });
+    });
   };
 
-  const calculator = getCalculator(options.calcId);
-  if (!options.apiKey || !calculator) {
-    if (!options.apiKey) fail('missing_api_key', "Set data-api-key to your account's public key.");
-    else fail('calculator_not_found', `There is no calculator "${options.calcId}".`);
-    return { destroy };
-  }
-
-  // Asked first, rendered meanwhile: the answer can only arrive after this task ends.
-  const answer = loadCalculator(
-    apiOrigin,
-    { apiKey: options.apiKey, calcId: options.calcId, domain: location.origin },
-    lifetime.signal,
-  );
-  const model = createFormModel(calculator, options.units);
-  const view = createView(host.ownerDocument, model, options.theme, createFormatter(options.locale, options.currency));
-  shadow.replaceChildren(view.root);
-  wireInput(host, model, view, options, lifetime.signal);
-  recompute(host, model, view, options);
-
-  void answer.then((outcome) => {
-    if (lifetime.signal.aborted) return;
-    if (!outcome.ok) return fail(outcome.code, outcome.message);
-    const changed = applyPrefill(model, outcome.values);
-    for (const key of changed) {
-      view.writeValue(key);
-      view.writeValidity(key, 'typing');
-    }
-    view.writeVisibility();
-    if (changed.length > 0) recompute(host, model, view, options);
-    emit(host, 'calc:ready', { calcId: options.calcId });
-  });
-
+  const inMemory = packInMemory(language);
+  if (inMemory !== undefined) start(inMemory ?? undefined);
+  else void fetchPack(apiOrigin, language).then(start);
   return { destroy };
+}
+
+/** `auto` follows the page: a page that switches its `color-scheme` switches the widget. */
+function watchPageTheme(doc: Document, root: HTMLElement, signal: AbortSignal): void {
+  const observer = new MutationObserver(() => {
+    root.dataset.theme = pageTheme('auto', doc);
+  });
+  observer.observe(doc.documentElement, { attributes: true });
+  if (doc.head) observer.observe(doc.head, { attributes: true, childList: true, subtree: true });
+  signal.addEventListener('abort', () => observer.disconnect());
 }
 
 function recompute(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions): void {

@@ -1,6 +1,8 @@
 /**
  * The `CalcWidget` API: mount, destroy and scan. Each element is mounted at most once,
- * however often scan() runs or the script is included.
+ * however often scan() runs or the script is included. A MutationObserver mounts
+ * `[data-calc-widget]` elements added later, releases those removed, and remounts one
+ * whose options (data attributes) change, so single-page apps need no calls at all.
  */
 import { createInstance, type Instance } from './instance';
 import type { MountOptions } from './options';
@@ -14,14 +16,36 @@ export interface CalcWidgetApi {
   scan(root?: ParentNode): void;
 }
 
-export function createLoader(apiOrigin: string): CalcWidgetApi {
-  // Weak: an element a single-page app drops without destroy() can still be collected.
-  const instances = new WeakMap<Element, Instance>();
+const SELECTOR = '[data-calc-widget]';
+// The attributes a widget reads when it mounts: a change remounts it.
+const OPTION_ATTRIBUTES = [
+  'data-calc-widget',
+  'data-calc-id',
+  'data-api-key',
+  'data-units',
+  'data-theme',
+  'data-locale',
+  'data-currency',
+  'data-values',
+  'data-context',
+];
+
+interface Mounted {
+  instance: Instance;
+  options: MountOptions | undefined;
+}
+
+export function createLoader(apiOrigin: string, doc: Document): CalcWidgetApi {
+  // Weak: an element dropped where the observer cannot see (another shadow tree) can still be collected.
+  const mounted = new WeakMap<Element, Mounted>();
+  // The mounted elements the observer checks after a removal; only ever the live ones.
+  const live = new Set<Element>();
 
   const mount = (element: Element, options?: MountOptions) => {
-    if (!(element instanceof HTMLElement) || instances.has(element)) return;
+    if (!(element instanceof HTMLElement) || mounted.has(element)) return;
     try {
-      instances.set(element, createInstance(element, options, apiOrigin));
+      mounted.set(element, { instance: createInstance(element, options, apiOrigin), options });
+      live.add(element);
     } catch (error) {
       // E.g. the element already carries someone else's closed shadow root.
       console.warn(
@@ -30,14 +54,37 @@ export function createLoader(apiOrigin: string): CalcWidgetApi {
     }
   };
 
-  return {
-    mount,
-    destroy(element) {
-      instances.get(element)?.destroy();
-      instances.delete(element);
-    },
-    scan(root = document) {
-      for (const element of root.querySelectorAll('[data-calc-widget]')) mount(element);
-    },
+  const destroy = (element: Element) => {
+    mounted.get(element)?.instance.destroy();
+    mounted.delete(element);
+    live.delete(element);
   };
+
+  const scan = (root: ParentNode = doc) => {
+    if (root instanceof Element && root.matches(SELECTOR)) mount(root);
+    for (const element of root.querySelectorAll(SELECTOR)) mount(element);
+  };
+
+  new MutationObserver((records) => {
+    let removed = false;
+    for (const record of records) {
+      const target = record.target;
+      if (record.type === 'attributes') {
+        if (!(target instanceof Element) || !target.isConnected) continue;
+        const current = mounted.get(target);
+        if (current) {
+          destroy(target);
+          // Mounted by mount(): stays mounted with its options; by the attribute: while it has it.
+          if (current.options || target.matches(SELECTOR)) mount(target, current.options);
+        } else if (target.matches(SELECTOR)) mount(target);
+        continue;
+      }
+      if (record.removedNodes.length > 0) removed = true;
+      for (const node of record.addedNodes) if (node instanceof Element && node.isConnected) scan(node);
+    }
+    // A node moved within the page is connected again by now and keeps its widget.
+    if (removed) for (const element of live) if (!element.isConnected) destroy(element);
+  }).observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: OPTION_ATTRIBUTES });
+
+  return { mount, destroy, scan };
 }

@@ -1,6 +1,7 @@
 /** A widget's options: `mount()` arguments win over the element's data attributes. */
-import type { UnitSystem } from '../../src/calculators/definition';
+import type { FieldValues, UnitSystem } from '../../src/calculators/definition';
 import { resolveLocale, unitSystemForLocale } from './locale';
+import { toFieldValues } from './transport';
 
 export type Theme = 'light' | 'dark' | 'auto';
 
@@ -15,6 +16,8 @@ export interface MountOptions {
   currency?: string;
   /** Only used where constructable stylesheets are missing (a `<style nonce>` fallback). */
   nonce?: string;
+  /** Starting values from the page (`data-values` as JSON); the webhook's and the visitor's win. */
+  values?: FieldValues;
 }
 
 export interface WidgetOptions {
@@ -25,10 +28,21 @@ export interface WidgetOptions {
   locale: string;
   currency: string | undefined;
   nonce: string | undefined;
+  values: FieldValues;
 }
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
   return allowed.find((candidate) => candidate === value);
+}
+
+/** `data-values`: a JSON object; anything else (or broken JSON) gives no values. */
+function embedValues(option: FieldValues | undefined, attribute: string | undefined): FieldValues {
+  if (option) return toFieldValues(option);
+  try {
+    return toFieldValues(attribute ? JSON.parse(attribute) : undefined);
+  } catch {
+    return {};
+  }
 }
 
 function currencyCode(value: string | undefined): string | undefined {
@@ -54,5 +68,6 @@ export function readOptions(element: HTMLElement, overrides: MountOptions = {}):
     locale,
     currency: currencyCode(overrides.currency ?? data.currency),
     nonce: overrides.nonce ?? data.nonce,
+    values: embedValues(overrides.values, data.values),
   };
 }

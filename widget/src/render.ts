@@ -1,17 +1,23 @@
 /**
  * The widget's DOM inside its shadow root, built once per mount with plain DOM calls,
  * and the small updates the instance asks for. Every input has a <label>; its unit, help
- * and error text are linked with aria-describedby; results live in a role=status region.
+ * and error text are linked with aria-describedby; results live in a role=status region,
+ * the first result large, the others beneath it, a band as a tinted label beside its value.
  */
-import { perSystem, type Field, type NumberField, type ResultDefinition } from '../../src/calculators/definition';
-import { bandFor } from '../../src/calculators/bands';
+import { perSystem, type NumberField, type ResultDefinition } from '../../src/calculators/definition';
+import { bandOf } from '../../src/calculators/bands';
 import { h } from './dom';
 import { type Formatter, resultUnit } from './format';
-import { currentValues, isVisible, stateOf, unitOf, validityOf, type FormModel } from './form-model';
-import type { Theme } from './options';
+import { currentValues, isVisible, stateOf, unitOf, validityOf, visitorHelp, type FormModel } from './form-model';
+import { directionOf, type Translate } from './i18n';
+import { TEXTS } from './texts';
 
-const UNAVAILABLE = 'Calculator unavailable';
-const SYSTEM_LABELS = { metric: 'Metric', imperial: 'Imperial' } as const;
+/** How the root presents itself: resolved theme and the language of its texts. */
+export interface Look {
+  theme: 'light' | 'dark' | 'auto';
+  language: string;
+  t: Translate;
+}
 
 interface FieldView {
   row: HTMLElement;
@@ -41,36 +47,39 @@ export interface View {
   writeResult(result: Record<string, number> | null): void;
 }
 
-function rootElement(doc: Document, theme: Theme): HTMLElement {
-  return h(doc, 'div', { class: 'root', part: 'root', 'data-theme': theme });
+// `lang` lets screen readers pronounce the texts in their language; `dir` flips the layout.
+function rootElement(doc: Document, look: Look): HTMLElement {
+  return h(doc, 'div', {
+    class: 'root',
+    part: 'root',
+    'data-theme': look.theme,
+    lang: look.language,
+    dir: directionOf(look.language),
+  });
 }
 
 /** The quiet failure state: one short note, nothing else. */
-export function unavailableRoot(doc: Document, theme: Theme): HTMLElement {
-  const root = rootElement(doc, theme);
-  root.append(h(doc, 'p', { class: 'note', part: 'note unavailable' }, UNAVAILABLE));
+export function unavailableRoot(doc: Document, look: Look): HTMLElement {
+  const root = rootElement(doc, look);
+  root.append(h(doc, 'p', { class: 'note', part: 'note unavailable' }, look.t(TEXTS.unavailable)));
   return root;
 }
 
-/** A display alias's help text names API keys, which means nothing to a visitor. */
-function visitorHelp(field: Field): string | undefined {
-  return field.kind === 'number' && field.aliasOf ? undefined : field.help;
-}
-
-export function createView(doc: Document, model: FormModel, theme: Theme, format: Formatter): View {
+export function createView(doc: Document, model: FormModel, look: Look, format: Formatter): View {
   const { calculator } = model;
-  const root = rootElement(doc, theme);
-  const title = h(doc, 'p', { class: 'title', id: 'title', part: 'title' }, calculator.title);
+  const { t } = look;
+  const root = rootElement(doc, look);
+  const title = h(doc, 'p', { class: 'title', id: 'title', part: 'title' }, t(calculator.title));
   const form = h(doc, 'form', { 'aria-labelledby': 'title', novalidate: true, part: 'form' });
   const fieldViews = new Map<string, FieldView>();
   const radios: HTMLInputElement[] = [];
 
   if (calculator.unitSystems.length > 1) {
-    const fieldset = h(doc, 'fieldset', { part: 'units' }, h(doc, 'legend', {}, 'Units'));
+    const fieldset = h(doc, 'fieldset', { part: 'units' }, h(doc, 'legend', {}, t(TEXTS.units)));
     for (const system of calculator.unitSystems) {
       const radio = h(doc, 'input', { type: 'radio', name: 'units', value: system, part: 'radio' });
       radios.push(radio);
-      fieldset.append(h(doc, 'label', {}, radio, SYSTEM_LABELS[system]));
+      fieldset.append(h(doc, 'label', {}, radio, t(TEXTS[system])));
     }
     form.append(fieldset);
   }
@@ -83,13 +92,13 @@ export function createView(doc: Document, model: FormModel, theme: Theme, format
       doc,
       'div',
       { class: 'field', part: 'field' },
-      h(doc, 'label', { for: id, part: 'label' }, field.label),
+      h(doc, 'label', { for: id, part: 'label' }, t(field.label)),
     );
     let control: HTMLInputElement | HTMLSelectElement;
     let unit: HTMLElement | undefined;
     if (field.kind === 'select') {
       control = h(doc, 'select', { id, part: 'select', 'data-key': field.key });
-      for (const option of field.options) control.append(h(doc, 'option', { value: option.value }, option.label));
+      for (const option of field.options) control.append(h(doc, 'option', { value: option.value }, t(option.label)));
       row.append(control);
     } else {
       // inputmode=decimal, not type=number: type=number rejects "1,5" in most locales.
@@ -108,7 +117,7 @@ export function createView(doc: Document, model: FormModel, theme: Theme, format
     }
     const help = visitorHelp(field);
     if (help) {
-      row.append(h(doc, 'p', { class: 'help', id: `h-${field.key}`, part: 'help' }, help));
+      row.append(h(doc, 'p', { class: 'help', id: `h-${field.key}`, part: 'help' }, t(help)));
       describedBy.push(`h-${field.key}`);
     }
     const error =
@@ -123,16 +132,16 @@ export function createView(doc: Document, model: FormModel, theme: Theme, format
   const resultViews: ResultView[] = [];
   const list = h(doc, 'dl', { class: 'results', part: 'results' });
   for (const definition of calculator.results) {
-    const value = h(doc, 'span', { part: 'result-value' });
+    const value = h(doc, 'span', { class: 'value', part: 'result-value' });
     const unit = h(doc, 'span', { class: 'unit', part: 'result-unit' });
     const band = h(doc, 'span', { class: 'band', part: 'band' });
     list.append(
       h(
         doc,
         'div',
-        { class: 'result', part: 'result' },
-        h(doc, 'dt', { part: 'result-label' }, definition.label),
-        h(doc, 'dd', {}, value, ' ', unit, ' ', band),
+        { class: 'result', part: resultViews.length === 0 ? 'result result-main' : 'result' },
+        h(doc, 'dt', { part: 'result-label' }, t(definition.label)),
+        h(doc, 'dd', {}, h(doc, 'span', { class: 'amount' }, value, ' ', unit), ' ', band),
       ),
     );
     resultViews.push({ definition, value, unit, band });
@@ -178,7 +187,7 @@ export function createView(doc: Document, model: FormModel, theme: Theme, format
     const unit = format.unit(unitOf(field, model.system));
     const min = format.plain(perSystem(field.min, model.system));
     const max = format.plain(perSystem(field.max, model.system));
-    return `Enter a number from ${min} to ${max}${unit ? ` ${unit}` : ''}.`;
+    return t(TEXTS.range, { min, max: unit ? `${max} ${unit}` : max });
   }
 
   function writeSystem(): void {
@@ -208,7 +217,11 @@ export function createView(doc: Document, model: FormModel, theme: Theme, format
       view.unit.textContent = known
         ? resultUnit(format, view.definition, model.system, format.unit('currency') !== '')
         : '';
-      view.band.textContent = known ? (bandFor(view.definition, value, values) ?? '') : '';
+      const band = known ? bandOf(view.definition, value, values) : undefined;
+      view.band.textContent = band ? t(band.label) : '';
+      // The tone colours the label; the label's text carries the meaning on its own.
+      if (band?.tone) view.band.dataset.tone = band.tone;
+      else delete view.band.dataset.tone;
     }
   }
 

@@ -20,10 +20,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Only own number and string entries: the answer is data, never trusted further. */
-function valuesOf(answer: unknown): FieldValues {
+/** Only own number and string entries: pre-filled values are data, never trusted further. */
+export function toFieldValues(raw: unknown): FieldValues {
   const values: FieldValues = {};
-  const raw = isRecord(answer) ? answer.values : undefined;
   if (!isRecord(raw)) return values;
   for (const key of Object.keys(raw)) {
     const value = raw[key];
@@ -66,7 +65,7 @@ export async function loadCalculator(
     }
     if (!response.ok) return { ok: false, ...errorOf(answer, response.status) };
     if (!isRecord(answer)) return { ok: false, code: 'bad_response', message: 'The API answer is not JSON.' };
-    return { ok: true, values: valuesOf(answer) };
+    return { ok: true, values: toFieldValues(answer.values) };
   } catch (error) {
     if (signal.aborted) return { ok: false, code: 'aborted', message: 'The widget was destroyed.' };
     if (timeout.signal.aborted)

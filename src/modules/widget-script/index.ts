@@ -1,17 +1,29 @@
 import { Elysia } from 'elysia';
+import { AppError } from '../../errors.ts';
 import { bundleWidgetScript } from './bundle.macro.ts' with { type: 'macro' };
+import type { BuiltFile } from './bundle.macro.ts';
 import { chooseEncoding, matchesEtag, type ScriptEncoding } from './encoding.ts';
 
-// Inlined at bundle time: the script text and its gzip/brotli copies as literals.
+// Inlined at bundle time: the script and the language packs, with gzip/brotli copies, as literals.
 const bundle = bundleWidgetScript();
 
 const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(Buffer.from(text, 'base64'));
 
-const bodies: Record<ScriptEncoding, Uint8Array<ArrayBuffer>> = {
-  identity: new TextEncoder().encode(bundle.js),
-  gzip: fromBase64(bundle.gzip),
-  br: fromBase64(bundle.br),
-};
+interface Served {
+  bodies: Record<ScriptEncoding, Uint8Array<ArrayBuffer>>;
+  etag: string;
+  contentType: string;
+  cacheControl: string;
+}
+
+function served(file: BuiltFile, contentType: string, cacheControl: string): Served {
+  return {
+    bodies: { identity: new TextEncoder().encode(file.text), gzip: fromBase64(file.gzip), br: fromBase64(file.br) },
+    etag: file.etag,
+    contentType,
+    cacheControl,
+  };
+}
 
 /**
  * Caching: customers embed the unversioned URL `/widget.js` forever, so it cannot be
@@ -19,40 +31,65 @@ const bodies: Record<ScriptEncoding, Uint8Array<ArrayBuffer>> = {
  * `stale-while-revalidate` lets browsers start the cached copy at once while they
  * revalidate with the ETag in the background (a 304 of a few hundred bytes).
  */
-const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400';
+const script = served(
+  bundle.script,
+  'text/javascript; charset=utf-8',
+  'public, max-age=300, stale-while-revalidate=86400',
+);
 
-function scriptHeaders(): Record<string, string> {
-  return {
-    etag: bundle.etag,
-    'cache-control': CACHE_CONTROL,
+// A pack's name holds its content hash: a changed pack is a new URL, so each can be kept a year.
+const packs: ReadonlyMap<string, Served> = new Map(
+  Object.entries(bundle.packs).map(([file, built]) => [
+    file,
+    served(built, 'application/json; charset=utf-8', 'public, max-age=31536000, immutable'),
+  ]),
+);
+
+/** Sizes of the served script, for the size checks and the benchmark. */
+export const widgetScriptSizes = {
+  raw: script.bodies.identity.byteLength,
+  gzip: script.bodies.gzip.byteLength,
+  br: script.bodies.br.byteLength,
+} as const;
+
+/** Each language pack's file name and sizes, for the checks and the benchmark. */
+export const languagePackSizes = [...packs].map(([file, pack]) => ({
+  file,
+  raw: pack.bodies.identity.byteLength,
+  gzip: pack.bodies.gzip.byteLength,
+  br: pack.bodies.br.byteLength,
+}));
+
+function respond(request: Request, file: Served): Response {
+  const headers: Record<string, string> = {
+    etag: file.etag,
+    'cache-control': file.cacheControl,
     vary: 'Accept-Encoding',
-    // Any page may load the script (the domain check guards the API, not the script).
+    // Any page may load these (the domain check guards the API, not the script).
     'cross-origin-resource-policy': 'cross-origin',
     'access-control-allow-origin': '*',
     'x-content-type-options': 'nosniff',
   };
+  if (matchesEtag(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
+  const encoding = chooseEncoding(request.headers.get('accept-encoding'));
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  headers['content-type'] = file.contentType;
+  return new Response(file.bodies[encoding], { headers });
 }
 
-/** Sizes of the served script, for the size checks and the benchmark. */
-export const widgetScriptSizes = {
-  raw: bodies.identity.byteLength,
-  gzip: bodies.gzip.byteLength,
-  br: bodies.br.byteLength,
-} as const;
-
-/** Serves the embed script, precompressed, with an ETag for cheap revalidation. */
+/** Serves the embed script and its language packs, precompressed, with ETags for cheap revalidation. */
 export function widgetScriptModule() {
-  return new Elysia({ tags: ['widget'] }).get(
-    '/widget.js',
-    ({ request }) => {
-      const headers = scriptHeaders();
-      if (matchesEtag(request.headers.get('if-none-match'), bundle.etag))
-        return new Response(null, { status: 304, headers });
-      const encoding = chooseEncoding(request.headers.get('accept-encoding'));
-      if (encoding !== 'identity') headers['content-encoding'] = encoding;
-      headers['content-type'] = 'text/javascript; charset=utf-8';
-      return new Response(bodies[encoding], { headers });
-    },
-    { detail: { summary: 'The embed script (minified, precompressed)' } },
-  );
+  return new Elysia({ tags: ['widget'] })
+    .get('/widget.js', ({ request }) => respond(request, script), {
+      detail: { summary: 'The embed script (minified, precompressed)' },
+    })
+    .get(
+      '/widget/i18n/:file',
+      ({ request, params }) => {
+        const pack = packs.get(params.file);
+        if (!pack) throw new AppError('not_found', 'There is no such language pack.');
+        return respond(request, pack);
+      },
+      { detail: { summary: 'A language pack of the widget (content-hashed name, cached for a year)' } },
+    );
 }
