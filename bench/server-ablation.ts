@@ -51,7 +51,8 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
   const { createUsageCounter } = await import('../src/usage/counter.ts');
   const { widgetRoutes } = await import('../src/modules/widget/index.ts');
   const { nativeRoutes } = await import('../src/http/native-route.ts');
-  const { createRequestLog } = await import('../src/http/request-log.ts');
+  const { createAccessLog } = await import('../src/http/access-log.ts');
+  const { routeGroups } = await import('../src/route-groups.ts');
   const { createLogger, silentLogger } = await import('../src/logger.ts');
   const { createApp } = await import('../src/app.ts');
   const { loadServerConfig } = await import('../src/config.ts');
@@ -84,7 +85,10 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
       // The bare native route, as before the per-client limit: the limit has its own benchmark.
       rateLimit: () => {},
     };
-    const native = nativeRoutes(widgetRoutes(deps), { logger, requestLog: createRequestLog(logger) });
+    const native = nativeRoutes(widgetRoutes(deps), routeGroups().widget, {
+      logger,
+      accessLog: createAccessLog(logger),
+    });
     const server = Bun.serve({
       hostname: '127.0.0.1',
       port: 0,

@@ -6,11 +6,11 @@ import { createDomainsStore } from './db/domains-store.ts';
 import { createUsageStore } from './db/usage-store.ts';
 import { createWidgetConfigStore } from './db/widget-config-store.ts';
 import { createClientIpResolver } from './http/client-ip.ts';
-import { httpConventions } from './http/conventions.ts';
+import { createAccessLog } from './http/access-log.ts';
+import { elysiaGroup, httpConventions } from './http/conventions.ts';
 import { docsModule } from './http/docs.ts';
 import { nativeRoutes } from './http/native-route.ts';
 import { signupRateLimit, widgetRateLimit } from './http/rate-limit.ts';
-import { createRequestLog } from './http/request-log.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { accountsModule } from './modules/accounts/index.ts';
 import { createLoginLimiter } from './modules/accounts/login-limiter.ts';
@@ -19,6 +19,7 @@ import { calculatorsModule } from './modules/calculators/index.ts';
 import { domainsModule } from './modules/domains/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { pagesModule } from './modules/pages/index.ts';
+import { routeGroups } from './route-groups.ts';
 import { usageModule } from './modules/usage/index.ts';
 import { widgetModule, widgetRoutes, type Prefill } from './modules/widget/index.ts';
 import { createHeaderCipher } from './modules/widget-config/header-cipher.ts';
@@ -65,7 +66,7 @@ export function createApp(options: AppOptions) {
   const retention = createRetention({ store: usageStore, now, logger });
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
   const limiter = createLoginLimiter({ now: () => now().getTime() });
-  const requestLog = createRequestLog(logger);
+  const accessLog = createAccessLog(logger);
   const resolveClientIp = createClientIpResolver(config.trustProxy);
   const publicUrl = () => config.publicUrl ?? options.fallbackPublicUrl?.() ?? `http://${config.host}:${config.port}`;
   const configs = createWidgetConfigStore(options.database.db);
@@ -102,30 +103,54 @@ export function createApp(options: AppOptions) {
   const widgetLimit = widgetRateLimit(rateDeps);
   const signupLimit = signupRateLimit(rateDeps);
   const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now, rateLimit: widgetLimit.check };
-  const native = nativeRoutes(widgetRoutes({ ...widgetDeps, prefill }), { logger, requestLog });
+  // Per-group concerns are passed here: routeGroups({ widget: [concern] }).
+  const groups = routeGroups();
+  const native = nativeRoutes(widgetRoutes({ ...widgetDeps, prefill }), groups.widget, { logger, accessLog });
+
+  const mounted = [
+    { group: groups.widget, modules: [widgetModule(widgetDeps)] },
+    { group: groups.public, modules: [calculatorsModule(), widgetScriptModule()] },
+    {
+      group: groups.owner,
+      modules: [
+        accountsModule({ config, accounts, tokens, limiter, signupLimit, usage, now, clientIp, publicUrl }),
+        domainsModule({ domains, now, tokens, accounts }),
+        widgetConfigModule({ ...webhook, tokens, accounts }),
+        usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }),
+      ],
+    },
+    {
+      group: groups.site,
+      modules: [
+        healthModule({ sqlite: options.database.sqlite }),
+        pagesModule({ accounts, config, publicUrl }),
+        docsModule(() => [...app.routes, ...native.docs]),
+      ],
+    },
+  ].map(({ group, modules }) => ({ group, plugin: elysiaGroup(group, modules) }));
 
   // 'typebox' normalisation: the default mirror turns a non-object where an object of
   // optional fields is expected into {} (so `{"config": "x"}` would remove a webhook).
   // `serve.routes` puts the native widget routes in front of Elysia's when it listens.
-  const app = new Elysia({ normalize: 'typebox', serve: { routes: native.routes } })
-    .use(httpConventions({ logger, requestLog }))
-    .use(healthModule({ sqlite: options.database.sqlite }))
-    .use(calculatorsModule())
-    .use(accountsModule({ config, accounts, tokens, limiter, signupLimit, usage, now, clientIp, publicUrl }))
-    .use(domainsModule({ domains, now, tokens, accounts }))
-    .use(widgetModule(widgetDeps))
-    .use(widgetScriptModule())
-    .use(widgetConfigModule({ ...webhook, tokens, accounts }))
-    .use(usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }))
-    .use(pagesModule({ accounts, config, publicUrl }));
-
-  app.use(docsModule(() => [...app.routes, ...native.docs]));
+  const app = new Elysia({ normalize: 'typebox', serve: { routes: native.routes } }).use(
+    httpConventions({ logger, accessLog }),
+  );
+  for (const { plugin } of mounted) app.use(plugin);
   peerOf = (request) => app.server?.requestIP(request)?.address;
 
   return {
     app,
     /** Answers a request as the listening server would: native routes first, then Elysia. */
-    handle: (request: Request): Promise<Response> => native.match(request)?.(request) ?? app.handle(request),
+    handle: async (request: Request): Promise<Response> =>
+      (await native.match(request)?.(request)) ?? app.handle(request),
+    /** Which routes each group holds (what the conventions test walks). */
+    routeGroups: [
+      { group: groups.widget, routes: native.docs.map(({ method, path }) => ({ method, path })) },
+      ...mounted.map(({ group, plugin }) => ({
+        group,
+        routes: plugin.routes.map(({ method, path }) => ({ method, path })),
+      })),
+    ],
     usage,
     accounts,
     domains,

@@ -1,79 +1,101 @@
-import { Elysia } from 'elysia';
-import { AppError, errorBody } from '../errors.ts';
+import { type AnyElysia, Elysia } from 'elysia';
+import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { AccessLog } from './access-log.ts';
 import { declaredTooLarge, parseJsonBody, payloadTooLarge } from './body.ts';
-import { internalFailure, schemaFailure, type SchemaError } from './failures.ts';
+import { corsHeaders, preflightAnswer } from './cors.ts';
+import { errorAnswer, type SchemaError, schemaFailure } from './error-answer.ts';
 import { pathOf } from './path.ts';
-import type { RequestLog } from './request-log.ts';
+import type { RouteGroup } from './route-group.ts';
+import { runConcerns } from './route-group.ts';
 
-/** Paths that third-party pages call from any origin: access is decided by the domain check. */
-const PUBLIC_CORS = /^\/(v1\/widget\/|v1\/calculators(\/|$)|widget\.js$)/;
+interface ConventionDeps {
+  logger: Logger;
+  accessLog: AccessLog;
+}
 
 /**
- * The HTTP conventions every route shares (contract §2): request ids and log lines,
- * CORS for public routes, the 64 KiB body cap, JSON (or text/plain on widget routes)
- * bodies, and one error envelope for every failure.
+ * The rules every Elysia route follows whatever its group (docs/api.md, "Conventions"):
+ * a request id echoed in `X-Request-Id`, one access-log line, the 64 KiB body cap
+ * checked before anything is read, and one error envelope for every failure.
  */
-export function httpConventions(deps: { logger: Logger; requestLog: RequestLog }) {
-  const { logger, requestLog } = deps;
+export function httpConventions(deps: ConventionDeps) {
+  const { logger, accessLog } = deps;
   return new Elysia()
     .onRequest(({ request, set }) => {
-      set.headers['x-request-id'] = requestLog.start(request);
-      if (PUBLIC_CORS.test(pathOf(request.url))) {
-        set.headers['access-control-allow-origin'] = '*';
-        if (request.method === 'OPTIONS') {
-          set.headers['access-control-allow-methods'] = 'GET, POST, OPTIONS';
-          set.headers['access-control-allow-headers'] = 'Content-Type';
-          set.headers['access-control-max-age'] = '86400';
-          // An answer from onRequest skips the after-response hooks: log it here.
-          requestLog.finish(request, 204);
-          return new Response(null, { status: 204, headers: set.headers as Record<string, string> });
-        }
-      }
+      set.headers['x-request-id'] = accessLog.start(request);
       if (declaredTooLarge(request)) {
-        requestLog.finish(request, 413);
+        accessLog.finish(request, 413);
         return new Response(JSON.stringify(payloadTooLarge().body()), {
           status: 413,
           headers: { ...(set.headers as Record<string, string>), 'content-type': 'application/json' },
         });
       }
     })
-    .onParse({ as: 'global' }, ({ request, contentType }) =>
-      parseJsonBody(request, contentType, { widget: pathOf(request.url).startsWith('/v1/widget/') }),
-    )
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
-      requestLog.markDone(request);
-      // Elysia wraps what a body parser throws; ours throws AppErrors (413, 400).
-      const failure = code === 'PARSE' && error.cause instanceof AppError ? error.cause : error;
-      if (failure instanceof AppError) {
-        set.status = failure.status;
-        Object.assign(set.headers, failure.headers);
-        return failure.body();
-      }
-      // An answer that fails its own schema is our bug, not the client's.
-      const ourBug = code === 'VALIDATION' && (error as { type?: string }).type === 'response';
-      switch (ourBug ? 'UNKNOWN' : code) {
-        case 'VALIDATION':
-          set.status = 400;
-          return schemaFailure((error as { all?: SchemaError[] }).all);
-        case 'PARSE':
-          set.status = 400;
-          return errorBody('invalid_request', 'The request body could not be parsed as JSON.');
-        case 'NOT_FOUND':
-          set.status = 404;
-          return errorBody('not_found', `No route for ${request.method} ${pathOf(request.url)}.`);
-        default:
-          set.status = 500;
-          return internalFailure(logger, requestLog.idOf(request), error);
-      }
+      accessLog.markDone(request);
+      const answer = errorAnswer(asAppError(code, error, request), accessLog.idOf(request), logger);
+      set.status = answer.status;
+      if (answer.headers) Object.assign(set.headers, answer.headers);
+      return answer.body;
     })
     .onAfterHandle({ as: 'global' }, ({ request }) => {
-      requestLog.markDone(request);
+      accessLog.markDone(request);
     })
     .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
       // A handler that returns a Response (304, 204, the load answer) sets its own status.
       const status =
         responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200;
-      requestLog.finish(request, status);
+      accessLog.finish(request, status);
     });
+}
+
+/** Elysia's own failures in our catalogue's terms; anything unknown stays as it is (a 500). */
+function asAppError(code: string | number, error: unknown, request: Request): unknown {
+  // Elysia wraps what a body parser throws; ours throws AppErrors (413, 400).
+  if (code === 'PARSE' && (error as Error).cause instanceof AppError) return (error as Error).cause;
+  if (error instanceof AppError) return error;
+  switch (code) {
+    case 'VALIDATION':
+      // An answer that fails its own schema is our bug, not the client's.
+      if ((error as { type?: string }).type === 'response') return error;
+      return schemaFailure((error as { all?: SchemaError[] }).all);
+    case 'PARSE':
+      return new AppError('invalid_request', 'The request body could not be parsed as JSON.');
+    case 'NOT_FOUND':
+      return new AppError('not_found', `No route for ${request.method} ${pathOf(request.url)}.`);
+    default:
+      return error;
+  }
+}
+
+/**
+ * Mounts feature modules as one route group: the group's CORS policy on every answer
+ * (errors included), its body rules, its per-group concerns, and preflight answers on
+ * its paths when any origin may call them. Hooks declared here are local: they reach the
+ * modules mounted here and nothing else.
+ */
+export function elysiaGroup(group: RouteGroup, modules: AnyElysia[]) {
+  const cors = corsHeaders(group.cors);
+  const instance = new Elysia()
+    .onParse(({ request, contentType, set }) => {
+      if (cors) Object.assign(set.headers, cors);
+      return parseJsonBody(request, contentType, group.body);
+    })
+    // Routes without a body skip the parse step.
+    .onTransform(({ set }) => {
+      if (cors) Object.assign(set.headers, cors);
+    });
+  if (group.concerns.length > 0) {
+    instance.onBeforeHandle(({ request, body }) => runConcerns(group.concerns, request, body));
+  }
+  for (const module of modules) instance.use(module);
+  if (group.cors === 'any-origin') {
+    const paths = new Set(instance.routes.map((route) => route.path));
+    for (const path of paths)
+      instance.options(path, ({ set }) => preflightAnswer(String(set.headers['x-request-id'])), {
+        detail: { hide: true },
+      });
+  }
+  return instance;
 }

@@ -1,19 +1,22 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { type AccessLog, elapsedMs } from './access-log.ts';
 import { parseJsonText, readBodyText } from './body.ts';
-import { internalFailure, schemaFailure } from './failures.ts';
+import { corsHeaders, preflightAnswer } from './cors.ts';
+import { errorAnswer, schemaFailure } from './error-answer.ts';
 import type { RouteLike } from './openapi.ts';
 import { pathOf } from './path.ts';
-import type { RequestLog } from './request-log.ts';
+import { requestIdOf } from './request-id.ts';
+import { type RouteGroup, runConcerns } from './route-group.ts';
 
 /**
- * A public POST route that Bun's own router serves (`Bun.serve({ routes })`), without
- * Elysia's per-request hook pipeline. Used for the widget's verify and load, which every
- * embedding page calls: there the pipeline cost about 40% of the throughput. The route
- * keeps every convention the Elysia routes follow — request id, one log line, CORS for any
- * origin, the 64 KiB cap, JSON or text/plain bodies, the schema check, the error envelope.
+ * A POST route that Bun's own router serves (`Bun.serve({ routes })`), without Elysia's
+ * per-request hook pipeline. Used for the widget's verify and load, which every embedding
+ * page calls: there the pipeline cost about 40% of the throughput. The route follows the
+ * same rules as the Elysia routes, from the same modules: request id, one access-log
+ * line, its group's CORS policy, body rules and concerns, the schema check, the error
+ * envelope.
  */
 export interface NativeRoute<S extends TSchema = TSchema> {
   path: string;
@@ -26,24 +29,37 @@ export interface NativeRoute<S extends TSchema = TSchema> {
   answer(body: Static<S>, request: Request): string | Promise<string>;
 }
 
-type NativeHandler = (request: Request) => Promise<Response>;
+type NativeHandler = (request: Request) => Response | Promise<Response>;
 
 export interface NativeRoutes {
   /** For `Bun.serve({ routes })`: other methods on these paths fall through to Elysia. */
-  routes: Record<string, { POST: NativeHandler }>;
+  routes: Record<string, { POST: NativeHandler; OPTIONS?: NativeHandler }>;
   /** What Bun's router would pick for this request, if anything (for `app.handle` callers). */
   match(request: Request): NativeHandler | undefined;
   /** For the OpenAPI document. */
   docs: RouteLike[];
 }
 
-export function nativeRoutes(list: NativeRoute[], deps: { logger: Logger; requestLog: RequestLog }): NativeRoutes {
+export function nativeRoutes(
+  list: NativeRoute[],
+  group: RouteGroup,
+  deps: { logger: Logger; accessLog: AccessLog },
+): NativeRoutes {
   const routes: NativeRoutes['routes'] = {};
-  // Exact paths, as the contract spells them (Bun's router does not fold a trailing slash).
-  for (const route of list) routes[route.path] = { POST: serveNative(route, deps) };
+  const preflight: NativeHandler | undefined =
+    group.cors === 'any-origin' ? (request) => answerPreflight(request, deps.accessLog) : undefined;
+  // Exact paths, as docs/api.md spells them (Bun's router does not fold a trailing slash).
+  for (const route of list) {
+    routes[route.path] = preflight
+      ? { POST: serveNative(route, group, deps), OPTIONS: preflight }
+      : { POST: serveNative(route, group, deps) };
+  }
   return {
     routes,
-    match: (request) => (request.method === 'POST' ? routes[pathOf(request.url)]?.POST : undefined),
+    match: (request) => {
+      const found = routes[pathOf(request.url)];
+      return request.method === 'POST' ? found?.POST : request.method === 'OPTIONS' ? found?.OPTIONS : undefined;
+    },
     docs: list.map((route) => ({
       method: 'POST',
       path: route.path,
@@ -52,53 +68,61 @@ export function nativeRoutes(list: NativeRoute[], deps: { logger: Logger; reques
   };
 }
 
-// The widget's body schema is flat (three strings): see BodyRules.flatSchema.
-const WIDGET_BODY = { widget: true, flatSchema: true };
+function answerPreflight(request: Request, accessLog: AccessLog): Response {
+  const startedAt = performance.now();
+  const requestId = requestIdOf(request);
+  accessLog.routeWriter('OPTIONS', pathOf(request.url))(requestId, 204, elapsedMs(startedAt));
+  return preflightAnswer(requestId);
+}
 
-function serveNative(route: NativeRoute, deps: { logger: Logger; requestLog: RequestLog }): NativeHandler {
-  const { logger, requestLog } = deps;
+function serveNative(
+  route: NativeRoute,
+  group: RouteGroup,
+  deps: { logger: Logger; accessLog: AccessLog },
+): NativeHandler {
+  const { logger, accessLog } = deps;
   const schema = TypeCompiler.Compile(route.body);
-  const writeLog = requestLog.routeWriter('POST', route.path);
+  const writeLog = accessLog.routeWriter('POST', route.path);
+  // The compiled check of a flat schema never descends into a value: see BodyRules.flatSchema.
+  const rules = { ...group.body, flatSchema: true };
+  const cors = corsHeaders(group.cors);
+  const { concerns } = group;
+  // One object literal per answer: cheaper than copying headers into it.
+  const answerHeaders =
+    cors === undefined
+      ? (requestId: string): Record<string, string> => ({
+          'content-type': 'application/json',
+          'x-request-id': requestId,
+        })
+      : (requestId: string): Record<string, string> => ({
+          'content-type': 'application/json',
+          ...cors,
+          'x-request-id': requestId,
+        });
   return async (request) => {
     const startedAt = performance.now();
-    const requestId = requestLog.idFor(request);
+    const requestId = requestIdOf(request);
     let status = 200;
     let text: string;
     let headers: Record<string, string> | undefined;
     try {
       // Read, then parse: one awaited promise (Bun's own) on the hot path.
-      const body = parseJsonText(
-        await readBodyText(request, WIDGET_BODY),
-        request.headers.get('content-type') ?? '',
-        WIDGET_BODY,
-      );
-      if (schema.Check(body)) {
-        const answer = route.answer(body, request);
-        text = typeof answer === 'string' ? answer : await answer;
-      } else {
-        status = 400;
-        text = JSON.stringify(schemaFailure([...schema.Errors(body)]));
-      }
+      const body = parseJsonText(await readBodyText(request, rules), request.headers.get('content-type') ?? '', rules);
+      if (!schema.Check(body)) throw schemaFailure([...schema.Errors(body)]);
+      if (concerns.length > 0) await runConcerns(concerns, request, body);
+      const answer = route.answer(body, request);
+      text = typeof answer === 'string' ? answer : await answer;
     } catch (error) {
-      if (error instanceof AppError) {
-        status = error.status;
-        text = JSON.stringify(error.body());
-        headers = error.headers;
-      } else {
-        status = 500;
-        text = JSON.stringify(internalFailure(logger, requestId, error));
-      }
+      const failure = errorAnswer(error, requestId, logger);
+      status = failure.status;
+      text = JSON.stringify(failure.body);
+      headers = failure.headers;
     }
-    writeLog(requestId, status, requestLog.elapsed(startedAt));
-    const answerHeaders = {
-      'content-type': 'application/json',
-      'access-control-allow-origin': '*',
-      'x-request-id': requestId,
-    };
+    writeLog(requestId, status, elapsedMs(startedAt));
     // Only some errors add headers (Retry-After): the common answer skips the copy.
     return new Response(text, {
       status,
-      headers: headers === undefined ? answerHeaders : { ...answerHeaders, ...headers },
+      headers: headers === undefined ? answerHeaders(requestId) : { ...answerHeaders(requestId), ...headers },
     });
   };
 }

@@ -1,0 +1,49 @@
+import { AppError, type ErrorBody, errorBody, invalidRequest } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+
+/** One schema violation as TypeBox reports it (Elysia's `error.all` holds the same). */
+export interface SchemaError {
+  path?: string;
+  message?: string;
+}
+
+/** 400 `invalid_request` naming the first offending field, with up to 10 in `details`. */
+export function schemaFailure(errors: SchemaError[] | undefined): AppError {
+  const first = errors?.[0];
+  const fieldOf = (e: SchemaError) => (e.path ?? '').replace(/^\//, '').replaceAll('/', '.');
+  const message = first
+    ? `${fieldOf(first) || 'body'}: ${first.message ?? 'invalid value'}.`
+    : 'The request does not match the expected shape.';
+  return invalidRequest(
+    message,
+    errors?.slice(0, 10).map((e) => ({ field: fieldOf(e), message: e.message ?? 'invalid value' })),
+  );
+}
+
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  /** Extra headers some refusals carry (`Retry-After`). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * What any route answers for a failure: an `AppError` as its envelope; anything else is
+ * our bug, a 500 `internal` whose details go to the log under the request id, never to
+ * the caller.
+ */
+export function errorAnswer(error: unknown, requestId: string, logger: Logger): ErrorAnswer {
+  if (error instanceof AppError) {
+    const headers = Object.keys(error.headers).length > 0 ? error.headers : undefined;
+    return { status: error.status, body: error.body(), headers };
+  }
+  logger.error('unhandled error', {
+    requestId,
+    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+  return {
+    status: 500,
+    body: errorBody('internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`),
+  };
+}

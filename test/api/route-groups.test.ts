@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'bun:test';
+import { testApp } from '../helpers/test-app.ts';
+
+/**
+ * Every route of the real app belongs to one declared group and follows that group's
+ * rules: a module mounted outside a group, or a group whose rules are not applied, fails
+ * here.
+ */
+describe('route groups of the app', () => {
+  test('every route belongs to exactly one group', () => {
+    using app = testApp();
+    const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
+    const grouped = app.routeGroups.flatMap(({ routes }) => routes.map(key));
+    expect(new Set(grouped).size).toBe(grouped.length);
+    const registered = [...app.app.routes.map(key), ...(app.routeGroups[0]?.routes.map(key) ?? [])];
+    expect(grouped.sort()).toEqual(registered.sort());
+  });
+
+  test('every route answers with a request id, an access-log line and its group’s CORS', async () => {
+    using app = testApp();
+    let checked = 0;
+    for (const { group, routes } of app.routeGroups) {
+      for (const route of routes) {
+        const path = route.path.replace(/:\w+/g, 'bmi');
+        // No token and a broken body: every route answers, most with an error envelope.
+        const body = route.method === 'GET' || route.method === 'OPTIONS' ? undefined : '{broken';
+        const res = await app.request(route.method, path, { body });
+        const where = `${group.name}: ${route.method} ${route.path} (${res.status})`;
+        const id = res.headers.get('x-request-id');
+        expect(id, where).toBeTruthy();
+        expect(res.headers.get('access-control-allow-origin'), where).toBe(group.cors === 'any-origin' ? '*' : null);
+        if (res.status >= 400) expect(res.json?.error?.code, where).toBeString();
+        const deadline = Date.now() + 5000;
+        const logged = () =>
+          app.logs.some((line) => line.includes(`"requestId":"${id}"`) && line.includes('"request"'));
+        while (!logged() && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+        expect(logged(), where).toBe(true);
+        checked++;
+      }
+      if (group.cors === 'any-origin') {
+        for (const route of routes.filter((r) => r.method !== 'OPTIONS')) {
+          const preflight = await app.request('OPTIONS', route.path.replace(/:\w+/g, 'bmi'));
+          expect(preflight.status, `${group.name}: OPTIONS ${route.path}`).toBe(204);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(15);
+  });
+});
