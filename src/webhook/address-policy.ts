@@ -1,8 +1,13 @@
 import ipaddr from 'ipaddr.js';
+import { BLOCKED_RANGES } from './blocked-ranges.ts';
+import { createOwnAddresses } from './own-addresses.ts';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-/** Result of judging one address. */
+/**
+ * Result of judging one address. `reason` never holds the address: a refusal may be
+ * shown to whoever typed a name, and must not tell them what the name resolved to.
+ */
 type AddressVerdict = { ok: true; address: string } | { ok: false; reason: string };
 
 /** Judges resolved or literal IP addresses for the webhook guard. */
@@ -21,54 +26,30 @@ export interface AddressPolicyOptions {
    * operator's escape hatch for tests and local development. Empty in production.
    */
   allowCidrs: string[];
+  /**
+   * This machine's own addresses (default: read from the OS, see own-addresses.ts),
+   * refused even when an allowlisted range holds them: a webhook must never call the
+   * server itself.
+   */
+  ownAddresses?: () => ReadonlySet<string>;
 }
 
-function cidrs(list: string[]): [Address, number][] {
-  return list.map((text) => ipaddr.parseCIDR(text));
-}
+type Range = { range: [Address, number]; why: string };
 
-// Ranges ipaddr.js may or may not classify as non-unicast (it has changed between
-// versions): listed explicitly so an ipaddr.js upgrade cannot silently open one.
-const BLOCKED_V4 = cidrs([
-  '0.0.0.0/8',
-  '10.0.0.0/8',
-  '100.64.0.0/10',
-  '127.0.0.0/8',
-  '169.254.0.0/16',
-  '172.16.0.0/12',
-  '192.0.0.0/24',
-  '192.0.2.0/24',
-  '192.88.99.0/24',
-  '192.168.0.0/16',
-  '198.18.0.0/15',
-  '198.51.100.0/24',
-  '203.0.113.0/24',
-  '224.0.0.0/4',
-  '240.0.0.0/4',
-  '255.255.255.255/32',
-]);
-
-// IPv6 forms that embed or tunnel an IPv4 address (the guard would judge the wrapper,
-// not the destination) or that are not globally routed.
-const BLOCKED_V6 = cidrs([
-  '64:ff9b::/96', // NAT64
-  '64:ff9b:1::/48', // local-use NAT64
-  '2002::/16', // 6to4
-  '2001::/32', // Teredo
-  '2001::/23', // IETF protocol assignments
-  '2001:db8::/32', // documentation
-  '3fff::/20', // documentation
-  '::/96', // IPv4-compatible (deprecated)
-  '::ffff:0:0/96', // IPv4-mapped: unwrapped before judging, never connected as such
-  'fec0::/10', // site-local (deprecated)
-  '100::/64', // discard
-]);
+const RANGES: readonly Range[] = BLOCKED_RANGES.map(({ cidr, why }) => ({ range: ipaddr.parseCIDR(cidr), why }));
+const BLOCKED_V4 = RANGES.filter((r) => r.range[0].kind() === 'ipv4');
+const BLOCKED_V6 = RANGES.filter((r) => r.range[0].kind() === 'ipv6');
 
 // Only the global unicast block is allocated for public IPv6 use.
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 function inAny(addr: Address, list: [Address, number][]): boolean {
   return list.some((range) => range[0].kind() === addr.kind() && addr.match(range));
+}
+
+/** The blocked range holding the address, if any. */
+function blockedRange(addr: Address): Range | undefined {
+  return (addr.kind() === 'ipv4' ? BLOCKED_V4 : BLOCKED_V6).find(({ range }) => addr.match(range));
 }
 
 /** Unwraps `::ffff:a.b.c.d` (however it was written) to the IPv4 address it names. */
@@ -80,12 +61,12 @@ function unwrapMapped(addr: Address): Address {
 }
 
 /**
- * True when the address lies in one of the ranges security.md §4 lists by name. This
+ * True when the address lies in one of the ranges of `blocked-ranges.ts`. This
  * list does not depend on ipaddr.js's classification, which has changed between
  * versions; {@link isPublicAddress} requires both to agree.
  */
 export function isInBlockedRange(addr: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  return inAny(addr, addr.kind() === 'ipv4' ? BLOCKED_V4 : BLOCKED_V6);
+  return blockedRange(addr) !== undefined;
 }
 
 /**
@@ -147,18 +128,38 @@ export function parseAllowEntry(entry: string): [Address, number] {
  */
 export function createAddressPolicy(options: AddressPolicyOptions): AddressPolicy {
   const allowed = options.allowCidrs.filter((entry) => entry.trim() !== '').map(parseAllowEntry);
+  const ownAddresses = options.ownAddresses ?? createOwnAddresses();
+  // The OS writes addresses its own way: compare canonical forms, cached per set read.
+  let ownSeen: ReadonlySet<string> | undefined;
+  let ownCanonical = new Set<string>();
+  const isOwn = (addr: Address): boolean => {
+    const current = ownAddresses();
+    if (current !== ownSeen) {
+      ownSeen = current;
+      ownCanonical = new Set([...current].flatMap((text) => (ipaddr.isValid(text) ? [canonical(text)] : [])));
+    }
+    return ownCanonical.has(addr.toString()) || ownCanonical.has(unwrapMapped(addr).toString());
+  };
   return {
     check(ip: string): AddressVerdict {
       const parsed = parseStrict(ip);
-      if (!parsed) return { ok: false, reason: `not an IP address: ${JSON.stringify(ip)}` };
+      if (!parsed) return { ok: false, reason: 'not an IP address' };
       const address = parsed.toString();
       // The allowlist is matched against the unwrapped address too, so an allowed
       // 127.0.0.2 is the same destination whether written as IPv4 or IPv4-mapped.
-      if (inAny(parsed, allowed) || inAny(unwrapMapped(parsed), allowed)) {
-        return { ok: true, address };
+      const allowlisted = inAny(parsed, allowed) || inAny(unwrapMapped(parsed), allowed);
+      if (!allowlisted && !isPublicAddress(parsed)) {
+        const range = blockedRange(unwrapMapped(parsed));
+        return { ok: false, reason: range ? `not public (${range.why})` : 'not public' };
       }
-      if (!isPublicAddress(parsed)) return { ok: false, reason: `address ${address} is not public` };
+      // Public or allowlisted, an address of this machine is still refused.
+      if (isOwn(parsed)) return { ok: false, reason: "this server's own address" };
       return { ok: true, address };
     },
   };
+}
+
+/** ipaddr.js's canonical text of an address, IPv4-mapped IPv6 as its IPv4 address. */
+function canonical(text: string): string {
+  return unwrapMapped(ipaddr.parse(text)).toString();
 }

@@ -17,10 +17,12 @@ const FORBIDDEN_HEADER_NAMES: ReadonlySet<string> = new Set([
 const MAX_HEADERS = 20;
 const MAX_TOTAL_BYTES = 8 * 1024;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// CR and LF would split the request (header injection); NUL truncates in some
-// servers. Code points above U+00FF cannot be sent in an HTTP/1.1 header at all.
+// Control characters other than tab: CR and LF would split the request (header
+// injection), NUL truncates in some servers, and the rest have no business in a value
+// (RFC 9110 allows only tab, visible characters and spaces). Code points above U+00FF
+// cannot be sent in an HTTP/1.1 header at all.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point of this check
-const BAD_VALUE = /[\r\n\u0000]|[^\u0000-\u00ff]/u;
+const BAD_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]|[^\u0000-\u00ff]/u;
 
 /** Result of {@link validateWebhookHeaders}. */
 export type HeaderValidation = { ok: true; headers: Record<string, string> } | { ok: false; reason: string };
@@ -29,14 +31,15 @@ function headerProblem(name: string, value: unknown): string | null {
   if (!TOKEN.test(name)) return `header name ${JSON.stringify(name)} is not an HTTP token`;
   if (FORBIDDEN_HEADER_NAMES.has(name.toLowerCase())) return `header ${name} may not be set`;
   if (typeof value !== 'string') return `header ${name} must have a string value`;
-  if (BAD_VALUE.test(value)) return `header ${name} contains CR, LF, NUL or a character outside Latin-1`;
+  if (BAD_VALUE.test(value))
+    return `header ${name} contains a control character (only tab is allowed) or a character outside Latin-1`;
   return null;
 }
 
 /**
  * Checks configured webhook headers (CONTRACT §6): a plain object of at most 20
  * entries, HTTP-token names (unique ignoring case), values without CR/LF/NUL, 8 KiB
- * in all, and none of the forbidden names.
+ * in all, and none of the forbidden names; values hold no control character but tab.
  */
 export function validateWebhookHeaders(input: unknown): HeaderValidation {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {

@@ -100,7 +100,10 @@ export async function resolveAndCheck(
 ): Promise<ResolveResult> {
   if (target.isIpLiteral) {
     const verdict = deps.policy.check(target.hostname);
-    return verdict.ok ? verdict : { ok: false, outcome: 'blocked_address', reason: verdict.reason };
+    // The owner typed this address: naming it tells them nothing new.
+    return verdict.ok
+      ? verdict
+      : { ok: false, outcome: 'blocked_address', reason: `address ${target.hostname} is ${verdict.reason}` };
   }
   if (deps.signal.aborted) return { ok: false, outcome: 'timeout', reason: 'time budget exhausted' };
   let answers: string[];
@@ -124,10 +127,12 @@ export async function resolveAndCheck(
   for (const answer of answers) {
     const verdict = deps.policy.check(answer);
     if (!verdict.ok) {
+      // Never the address itself: a 422 must not turn the guard into a way of reading
+      // what names resolve to from inside the operator's network.
       return {
         ok: false,
         outcome: 'blocked_address',
-        reason: `${target.hostname} resolves to a blocked address: ${verdict.reason}`,
+        reason: `${target.hostname} resolves to an address that is ${verdict.reason}`,
       };
     }
     checked.push(verdict.address);

@@ -178,7 +178,11 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
     const { token } = await extraOwner(app);
     const res = await put(app, token, 'bmi', { webhook: { url: 'https://api.shop.example/prefill' } });
     expect(res.status).toBe(422);
-    expect(res.json.error.message).toContain('10.1.2.3');
+    // It says why, about the name the owner typed, without the addresses it resolved to.
+    expect(res.json.error.message).toContain('api.shop.example');
+    expect(res.json.error.message).toContain('private network');
+    expect(res.json.error.message).not.toContain('10.1.2.3');
+    expect(res.json.error.message).not.toContain('93.184.215.14');
   });
 
   test('"<redacted>" sent back keeps the stored secret; a header left out is removed', async () => {

@@ -75,7 +75,7 @@ export async function saveConfig(
       `Webhooks need the Extra plan (50 USD per month); this account is on the ${PLAN_NAMES[account.plan]} plan.`,
     );
   }
-  const headers = resolveRedacted(deps, account.id, calcId, webhook.headers ?? {});
+  const headers = resolveRedacted(deps, account.id, calcId, webhook);
   const checked = validateWebhookHeaders(headers);
   if (!checked.ok) throw invalidRequest(`config.webhook.headers: ${checked.reason}.`);
   await checkUrl(deps, webhook.url);
@@ -91,16 +91,29 @@ export async function saveConfig(
   return readConfig(deps, account.id, calcId);
 }
 
-/** A value sent back as "<redacted>" keeps the secret stored under that name. */
+/**
+ * A value sent back as "<redacted>" keeps the secret stored under that name, but only
+ * while the URL keeps its origin (scheme, host, port): otherwise a stolen owner token
+ * could send the customer's stored secrets to a host of its choice.
+ */
 function resolveRedacted(
   deps: ConfigDeps,
   accountId: string,
   calcId: string,
-  headers: Record<string, string>,
+  webhook: WebhookInput,
 ): Record<string, string> {
+  const headers = webhook.headers ?? {};
   const redactedNames = Object.keys(headers).filter((name) => headers[name] === REDACTED);
   if (redactedNames.length === 0) return headers;
   const row = deps.configs.find(accountId, calcId);
+  const newOrigin = originOf(webhook.url);
+  // An unparsable URL is refused by the URL check (422); nothing is saved either way.
+  if (newOrigin !== null && row?.webhookUrl && originOf(row.webhookUrl) !== newOrigin) {
+    throw invalidRequest(
+      `config.webhook.headers: ${redactedNames[0]} is "${REDACTED}" but the webhook URL moves to another origin (${newOrigin}); send the header's real value again.`,
+      { headers: redactedNames },
+    );
+  }
   const stored = row?.webhookHeaders ? storedHeaders(deps, accountId, calcId, row.webhookHeaders) : {};
   const storedByLowerName = new Map(Object.entries(stored).map(([name, value]) => [name.toLowerCase(), value]));
   const resolved: Record<string, string> = {};
@@ -117,6 +130,14 @@ function resolveRedacted(
     resolved[name] = kept;
   }
   return resolved;
+}
+
+function originOf(raw: string): string | null {
+  try {
+    return new URL(raw).origin;
+  } catch {
+    return null;
+  }
 }
 
 function storedHeaders(deps: ConfigDeps, accountId: string, calcId: string, sealed: string): Record<string, string> {
