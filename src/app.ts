@@ -113,7 +113,7 @@ export function createApp(options: AppOptions) {
     {
       group: groups.owner,
       modules: [
-        accountsModule({ config, accounts, tokens, limiter, signupLimit, usage, now, clientIp, publicUrl }),
+        accountsModule({ config, accounts, tokens, limiter, signupLimit, usage, usageStore, now, clientIp, publicUrl }),
         domainsModule({ domains, now, tokens, accounts }),
         widgetConfigModule({ ...webhook, tokens, accounts }),
         usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }),

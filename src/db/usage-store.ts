@@ -1,4 +1,4 @@
-import { and, asc, between, eq, inArray, sql } from 'drizzle-orm';
+import { and, between, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { accounts, usage, usageDaily, webhookDaily } from './schema.ts';
 
@@ -47,34 +47,14 @@ export function createUsageStore(db: Db) {
     .where(and(eq(usage.accountId, sql.placeholder('accountId')), eq(usage.period, sql.placeholder('period'))))
     .prepare();
 
-  const dailyOf = db
-    .select({ date: usageDaily.day, calcId: usageDaily.calcId, domain: usageDaily.domain, loads: usageDaily.loads })
-    .from(usageDaily)
-    .where(
-      and(
-        eq(usageDaily.accountId, sql.placeholder('accountId')),
-        between(usageDaily.day, sql.placeholder('from'), sql.placeholder('to')),
-      ),
-    )
-    .orderBy(asc(usageDaily.day), asc(usageDaily.calcId), asc(usageDaily.domain))
-    .prepare();
-
-  const callsOf = db
-    .select({
-      date: webhookDaily.day,
-      calcId: webhookDaily.calcId,
-      outcome: webhookDaily.outcome,
-      calls: webhookDaily.calls,
-    })
-    .from(webhookDaily)
-    .where(
-      and(
-        eq(webhookDaily.accountId, sql.placeholder('accountId')),
-        between(webhookDaily.day, sql.placeholder('from'), sql.placeholder('to')),
-      ),
-    )
-    .orderBy(asc(webhookDaily.day), asc(webhookDaily.calcId), asc(webhookDaily.outcome))
-    .prepare();
+  // A range holds up to days × calculators × origins rows: plain statements, since
+  // drizzle's row mapping would cost more than the query (docs/performance.md).
+  const dailyOf = db.$client.query<DailyLoads, { accountId: string; from: string; to: string }>(
+    'SELECT day AS date, calc_id AS calcId, domain, loads FROM usage_daily WHERE account_id = $accountId AND day BETWEEN $from AND $to ORDER BY day, calc_id, domain',
+  );
+  const callsOf = db.$client.query<DailyCalls, { accountId: string; from: string; to: string }>(
+    'SELECT day AS date, calc_id AS calcId, outcome, calls FROM webhook_daily WHERE account_id = $accountId AND day BETWEEN $from AND $to ORDER BY day, calc_id, outcome',
+  );
 
   const sumOf = db
     .select({ loads: sql<number | null>`sum(${usageDaily.loads})` })

@@ -1,4 +1,4 @@
-import { t } from 'elysia';
+import { t, type TSchema } from 'elysia';
 import { ERROR_STATUS } from '../errors.ts';
 
 /** The one error envelope, as a schema for the OpenAPI document. */
@@ -15,3 +15,12 @@ export const ErrorResponse = t.Object(
 
 /** Calculator ids as they appear in paths: lower-case words joined by dashes. */
 export const CalcIdParam = t.Object({ calcId: t.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }) });
+
+/**
+ * `detail.responses` for an answer the handler serialises itself: documented in the
+ * OpenAPI document by its schema, not checked per request. The document builder only
+ * reads the schema as JSON, so the OpenAPI typing is not needed.
+ */
+export function documentedOk(schema: TSchema) {
+  return { description: 'OK', content: { 'application/json': { schema: schema as Record<string, unknown> } } };
+}

@@ -223,7 +223,13 @@ describe('GET /v1/account and key rotation', () => {
     using app = testApp({ flags: { 'public-url': 'https://calc.shop.example/' } });
     const { token } = await app.signup();
     const res = await app.request('GET', '/v1/account', { token });
-    expect(res.json.usage).toEqual({ period: new Date().toISOString().slice(0, 7), used: 0, limit: 1000 });
+    expect(res.json.usage).toEqual({
+      period: new Date().toISOString().slice(0, 7),
+      used: 0,
+      limit: 1000,
+      percent: 0,
+      runsOutOn: null,
+    });
     expect(res.json.publicUrl).toBe('https://calc.shop.example');
   });
 

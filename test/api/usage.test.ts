@@ -179,6 +179,68 @@ describe('GET /v1/usage', () => {
   });
 });
 
+describe("GET /v1/account: the share of the month's quota used and the day it runs out", () => {
+  /** Counts `perDay` loads on each of `days` ("YYYY-MM-DD"), as loads on those days would. */
+  function seed(app: TestApp, accountId: string, days: string[], perDay: number) {
+    for (const day of days) for (let i = 0; i < perDay; i++) app.usage.tryCount(accountId, day, 1_000_000, 'bmi', SHOP);
+  }
+  const week = ['2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09'];
+  const quota = async (app: TestApp, token: string) => (await app.request('GET', '/v1/account', { token })).json.usage;
+  /** A fresh token: one issued when the account was made has expired days later. */
+  const signIn = async (app: TestApp, account: { email: string; password: string }) =>
+    (await app.request('POST', '/v1/auth/login', { body: { email: account.email, password: account.password } })).json
+      .token as string;
+
+  test('percent is floored to 0.1 and runsOutOn follows the last 7 full days, flushed or not', async () => {
+    const { app, clock } = clockedApp('2026-03-01T09:00:00Z');
+    using _ = app;
+    const account = await owner(app);
+    const { id, apiKey } = account;
+    clock.now = new Date('2026-03-10T12:00:00Z');
+    const token = await signIn(app, account);
+    seed(app, id, week, 100);
+    app.flush();
+    // 700 used, 100 a day: 300 left is 3 more days.
+    expect(await quota(app, token)).toEqual({
+      period: '2026-03',
+      used: 700,
+      limit: 1000,
+      percent: 70,
+      runsOutOn: '2026-03-13',
+    });
+    // Today's loads use the quota but are not part of the rate (the day is not over).
+    for (let i = 0; i < 99; i++) expect(await load(app, apiKey)).toBe(200);
+    expect(await quota(app, token)).toMatchObject({ used: 799, percent: 79.9, runsOutOn: '2026-03-12' });
+    seed(app, id, ['2026-03-09'], 1);
+    expect(await quota(app, token)).toMatchObject({ used: 800, percent: 80, runsOutOn: '2026-03-11' });
+    seed(app, id, ['2026-03-10'], 199);
+    expect(await quota(app, token)).toMatchObject({ used: 999, percent: 99.9, runsOutOn: '2026-03-10' });
+    expect(await load(app, apiKey)).toBe(200);
+    expect(await quota(app, token)).toMatchObject({ used: 1000, percent: 100, runsOutOn: null });
+    expect(await load(app, apiKey)).toBe(429);
+  });
+
+  test('no forecast when the rate would last past the month, or when there is no full day to measure', async () => {
+    const { app, clock } = clockedApp('2026-03-01T09:00:00Z');
+    using _ = app;
+    const slow = await owner(app);
+    clock.now = new Date('2026-03-10T12:00:00Z');
+    seed(app, slow.id, week, 10);
+    expect(await quota(app, await signIn(app, slow))).toMatchObject({ used: 70, percent: 7, runsOutOn: null });
+
+    // An account two days old is measured over its two full days: 400 a day.
+    clock.now = new Date('2026-03-08T10:00:00Z');
+    const young = await owner(app);
+    clock.now = new Date('2026-03-10T12:00:00Z');
+    seed(app, young.id, ['2026-03-08', '2026-03-09'], 400);
+    expect(await quota(app, young.token)).toMatchObject({ used: 800, percent: 80, runsOutOn: '2026-03-10' });
+
+    const fresh = await owner(app);
+    seed(app, fresh.id, ['2026-03-10'], 900);
+    expect(await quota(app, fresh.token)).toMatchObject({ used: 900, percent: 90, runsOutOn: null });
+  });
+});
+
 describe('webhook calls in GET /v1/usage', () => {
   let target: TargetServer;
   let broken: TargetServer;

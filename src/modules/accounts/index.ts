@@ -4,7 +4,7 @@ import type { AccountsStore } from '../../db/accounts-store.ts';
 import { AppError } from '../../errors.ts';
 import { ErrorResponse } from '../../http/model.ts';
 import type { UsageCounter } from '../../usage/counter.ts';
-import { periodOf } from '../../usage/counter.ts';
+import { quotaStatus, type UsageDeps } from '../usage/service.ts';
 import { ownerAuth } from './auth.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import { AccountEnvelope, AccountOverview, Credentials, Session } from './model.ts';
@@ -18,6 +18,7 @@ export interface AccountsModuleDeps {
   limiter: LoginLimiter;
   signupLimit: { check(request: Request): void };
   usage: UsageCounter;
+  usageStore: UsageDeps['usageStore'];
   now: () => Date;
   clientIp: (request: Request) => string;
   publicUrl: () => string;
@@ -59,14 +60,11 @@ export function accountsModule(deps: AccountsModuleDeps) {
     .use(ownerAuth(deps))
     .get(
       '/v1/account',
-      ({ account }) => {
-        const period = periodOf(deps.now());
-        return {
-          account: toAccountJson(account),
-          usage: { period, used: deps.usage.used(account.id, period), limit: deps.config.quotas[account.plan] },
-          publicUrl: deps.publicUrl(),
-        };
-      },
+      ({ account }) => ({
+        account: toAccountJson(account),
+        usage: quotaStatus({ ...deps, quotas: deps.config.quotas }, account),
+        publicUrl: deps.publicUrl(),
+      }),
       {
         response: { 200: AccountOverview, 401: ErrorResponse },
         detail: { summary: 'The signed-in account, its plan and usage', security: [{ bearer: [] }] },

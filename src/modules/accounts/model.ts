@@ -1,4 +1,5 @@
 import { t, type Static } from 'elysia';
+import { QuotaStatus } from '../usage/model.ts';
 
 export const Credentials = t.Object({
   email: t.String({ minLength: 3, maxLength: 254, description: 'Sign-in email address' }),
@@ -21,11 +22,7 @@ export const Session = t.Object({
 
 export const AccountOverview = t.Object({
   account: Account,
-  usage: t.Object({
-    period: t.String({ description: 'Calendar month in UTC, YYYY-MM' }),
-    used: t.Integer(),
-    limit: t.Integer(),
-  }),
+  usage: QuotaStatus,
   publicUrl: t.String({ description: 'Base URL for embed snippets' }),
 });
 

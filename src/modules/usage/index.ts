@@ -1,21 +1,28 @@
 import { Elysia } from 'elysia';
 import type { AccountsStore } from '../../db/accounts-store.ts';
-import { ErrorResponse } from '../../http/model.ts';
+import { documentedOk, ErrorResponse } from '../../http/model.ts';
 import { ownerAuth } from '../accounts/auth.ts';
 import type { TokenService } from '../accounts/tokens.ts';
 import { UsageQuery, UsageReport } from './model.ts';
 import { usageReport, type UsageDeps } from './service.ts';
 
+const JSON_TYPE = { 'content-type': 'application/json' };
+
 /** The owner's usage history: loads per day, calculator and origin, and webhook outcomes. */
 export function usageModule(deps: UsageDeps & { tokens: TokenService; accounts: AccountsStore }) {
-  return new Elysia({ tags: ['usage'] })
-    .use(ownerAuth(deps))
-    .get('/v1/usage', ({ account, query }) => usageReport(deps, account, query), {
+  return new Elysia({ tags: ['usage'] }).use(ownerAuth(deps)).get(
+    '/v1/usage',
+    // Serialised here: a year of rows is too many for a per-request schema walk, and
+    // the service's answer is typed by the same schema.
+    ({ account, query }) => new Response(JSON.stringify(usageReport(deps, account, query)), { headers: JSON_TYPE }),
+    {
       query: UsageQuery,
-      response: { 200: UsageReport, 400: ErrorResponse, 401: ErrorResponse },
+      response: { 400: ErrorResponse, 401: ErrorResponse },
       detail: {
         summary: 'Loads per day, calculator and origin, and webhook outcomes, for a range of days (default: 30 days)',
         security: [{ bearer: [] }],
+        responses: { 200: documentedOk(UsageReport) },
       },
-    });
+    },
+  );
 }

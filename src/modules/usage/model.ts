@@ -15,6 +15,15 @@ export const QuotaPeriod = t.Object({
   limit: t.Integer(),
 });
 
+export const QuotaStatus = t.Object({
+  ...QuotaPeriod.properties,
+  percent: t.Number({ description: 'Share of the limit used, floored to 0.1: 100 means the quota is spent' }),
+  runsOutOn: t.Union([t.String(), t.Null()], {
+    description:
+      "UTC day (YYYY-MM-DD) the month's quota runs out at the last 7 days' rate, when that is before the month ends; else null",
+  }),
+});
+
 export const UsageReport = t.Object({
   from: t.String({ description: 'First day of the range (UTC), YYYY-MM-DD' }),
   to: t.String({ description: 'Last day of the range (UTC), YYYY-MM-DD' }),

@@ -4,7 +4,7 @@ import type { AccountRow } from '../../db/accounts-store.ts';
 import type { UsageStore } from '../../db/usage-store.ts';
 import { invalidRequest } from '../../errors.ts';
 import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
-import type { QuotaPeriod, UsageQuery, UsageReport } from './model.ts';
+import type { QuotaPeriod, QuotaStatus, UsageQuery, UsageReport } from './model.ts';
 
 export interface UsageDeps {
   usage: UsageCounter;
@@ -52,7 +52,7 @@ function usageRange(query: Static<typeof UsageQuery>, today: string): { from: st
 }
 
 /** This month's quota for an account, counting loads not yet written to disk. */
-function quotaPeriod(deps: UsageDeps, account: AccountRow): Static<typeof QuotaPeriod> {
+export function quotaPeriod(deps: UsageDeps, account: AccountRow): Static<typeof QuotaPeriod> {
   const period = periodOf(deps.now());
   return { period, used: deps.usage.used(account.id, period), limit: deps.quotas[account.plan] };
 }
@@ -144,4 +144,35 @@ export function usageReport(deps: UsageDeps, account: AccountRow, query: Static<
   let total = 0;
   for (const row of rows) total += row.loads;
   return { from, to, period: quotaPeriod(deps, account), total, rows, webhook };
+}
+
+/** The rate behind the forecast: loads per day over the last full days, at most this many. */
+const RATE_DAYS = 7;
+
+/**
+ * This month's quota with what owners act on: the share used (floored to 0.1 %, so 100
+ * means the quota is spent) and the day the quota runs out at the rate of the last 7 full
+ * UTC days, when that day comes before the month ends (else null). An account younger
+ * than 7 days is measured over the full days it has.
+ */
+export function quotaStatus(deps: UsageDeps, account: AccountRow): Static<typeof QuotaStatus> {
+  const quota = quotaPeriod(deps, account);
+  const percent = quota.limit <= 0 ? 100 : Math.min(100, Math.floor((quota.used * 1000) / quota.limit) / 10);
+  return { ...quota, percent, runsOutOn: runsOutOn(deps, account, quota) };
+}
+
+function runsOutOn(deps: UsageDeps, account: AccountRow, quota: Static<typeof QuotaPeriod>): string | null {
+  const remaining = quota.limit - quota.used;
+  if (remaining <= 0) return null;
+  const today = dayNumber(dayOf(deps.now())) ?? 0;
+  const created = dayNumber(account.createdAt.slice(0, 10)) ?? today;
+  const days = Math.min(RATE_DAYS, today - created);
+  if (days <= 0) return null;
+  const from = dayFromNumber(today - days);
+  const to = dayFromNumber(today - 1);
+  let loads = deps.usageStore.loadsBetween(account.id, from, to);
+  for (const row of deps.usage.pendingLoads(account.id, from, to)) loads += row.loads;
+  if (loads === 0) return null;
+  const day = dayFromNumber(today + Math.floor(remaining / (loads / days)));
+  return day.slice(0, 7) === quota.period ? day : null;
 }
