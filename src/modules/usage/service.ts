@@ -52,7 +52,7 @@ function usageRange(query: Static<typeof UsageQuery>, today: string): { from: st
 }
 
 /** This month's quota for an account, counting loads not yet written to disk. */
-export function quotaPeriod(deps: UsageDeps, account: AccountRow): Static<typeof QuotaPeriod> {
+function quotaPeriod(deps: UsageDeps, account: AccountRow): Static<typeof QuotaPeriod> {
   const period = periodOf(deps.now());
   return { period, used: deps.usage.used(account.id, period), limit: deps.quotas[account.plan] };
 }
