@@ -82,8 +82,6 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
       quotas: config.quotas,
       now: () => new Date(),
       prefill: () => ({}),
-      // The bare native route, as before the per-client limit: the limit has its own benchmark.
-      rateLimit: () => {},
     };
     const native = nativeRoutes(widgetRoutes(deps), routeGroups().widget, {
       logger,

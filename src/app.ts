@@ -102,9 +102,8 @@ export function createApp(options: AppOptions) {
   const rateDeps = { rates: config.rates, clientIp, now };
   const widgetLimit = widgetRateLimit(rateDeps);
   const signupLimit = signupRateLimit(rateDeps);
-  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now, rateLimit: widgetLimit.check };
-  // Per-group concerns are passed here: routeGroups({ widget: [concern] }).
-  const groups = routeGroups();
+  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now };
+  const groups = routeGroups({ widget: widgetLimit.concern ? [widgetLimit.concern] : [] });
   const native = nativeRoutes(widgetRoutes({ ...widgetDeps, prefill }), groups.widget, { logger, accessLog });
 
   const mounted = [

@@ -109,7 +109,9 @@ function serveNative(
       // Read, then parse: one awaited promise (Bun's own) on the hot path.
       const body = parseJsonText(await readBodyText(request, rules), request.headers.get('content-type') ?? '', rules);
       if (!schema.Check(body)) throw schemaFailure([...schema.Errors(body)]);
-      if (concerns.length > 0) await runConcerns(concerns, request, body);
+      // Awaited only when a concern returned a promise: a synchronous limit adds no tick.
+      const pending = concerns.length > 0 ? runConcerns(concerns, request, body) : undefined;
+      if (pending !== undefined) await pending;
       const answer = route.answer(body, request);
       text = typeof answer === 'string' ? answer : await answer;
     } catch (error) {

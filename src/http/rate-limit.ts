@@ -2,6 +2,7 @@ import type { RateSettings } from '../config.ts';
 import { rateLimited } from '../errors.ts';
 import { clientGroup } from '../limits/client-group.ts';
 import { createRateLimiter, type RateLimiter } from '../limits/rate-limiter.ts';
+import type { GroupConcern } from './route-group.ts';
 
 const MINUTE_MS = 60 * 1000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -17,13 +18,11 @@ export interface RateLimitDeps {
 /**
  * The widget routes' per-client limit: per (client address, API key), so that a stranger
  * holding a page's public key cannot spend the owner's quota or flood the owner's webhook,
- * while visitors of that page (other addresses) and other keys stay unaffected. Called
- * after the body's shape is checked and before anything is looked up or counted.
+ * while visitors of that page (other addresses) and other keys stay unaffected. A concern
+ * of the widget group: it runs after the body's shape is checked (the key is in the body)
+ * and before anything is looked up or counted. No concern at all when both limits are 0.
  */
-export function widgetRateLimit(deps: RateLimitDeps): {
-  limiter: RateLimiter;
-  check(apiKey: string, request: Request): void;
-} {
+export function widgetRateLimit(deps: RateLimitDeps): { limiter: RateLimiter; concern: GroupConcern | null } {
   const limiter = createRateLimiter({
     windows: [
       { ms: MINUTE_MS, limit: deps.rates.widgetPerMinute },
@@ -31,12 +30,21 @@ export function widgetRateLimit(deps: RateLimitDeps): {
     ],
     now: () => deps.now().getTime(),
   });
+  const off = deps.rates.widgetPerMinute === 0 && deps.rates.widgetPerDay === 0;
   return {
     limiter,
-    check(apiKey, request) {
-      const wait = limiter.take(`${clientGroup(deps.clientIp(request))} ${apiKey}`);
-      if (wait !== null) throw rateLimited('Too many widget requests from this address for this API key.', wait);
-    },
+    concern: off
+      ? null
+      : {
+          name: 'widget-rate-limit',
+          before(request, body) {
+            // Every widget route's schema requires a string apiKey; a preflight has no body.
+            const apiKey = (body as { apiKey?: unknown } | undefined)?.apiKey;
+            if (typeof apiKey !== 'string') return;
+            const wait = limiter.take(`${clientGroup(deps.clientIp(request))} ${apiKey}`);
+            if (wait !== null) throw rateLimited('Too many widget requests from this address for this API key.', wait);
+          },
+        },
   };
 }
 

@@ -12,9 +12,6 @@ import { authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './se
  * Fetches pre-fill values for a load (the guarded webhook pull, or a test's stand-in);
  * answers without a promise when there is nothing to fetch.
  */
-/** The per-client limit: throws 429 `rate_limited` past it (src/http/rate-limit.ts). */
-export type RateCheck = (apiKey: string, request: Request) => void;
-
 export type Prefill = (account: AccountRow, calculator: CalculatorDefinition) => FieldValues | Promise<FieldValues>;
 
 /**
@@ -50,9 +47,7 @@ const widgetErrors = {
  * verify and load: called by every embedding page, so Bun's router serves them directly
  * (src/http/native-route.ts) with the same conventions as every other route.
  */
-export function widgetRoutes(
-  deps: WidgetDeps & { prefill: Prefill; rateLimit: RateCheck },
-): NativeRoute<typeof WidgetBody>[] {
+export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRoute<typeof WidgetBody>[] {
   return [
     {
       path: '/v1/widget/verify',
@@ -60,7 +55,6 @@ export function widgetRoutes(
       response: { 200: VerifyAnswer, ...widgetErrors },
       detail: { summary: 'Check that a page may show a calculator (does not count a load)' },
       answer(body, request) {
-        deps.rateLimit(body.apiKey, request);
         const { account, calculator } = authoriseWidget(deps, body, request.headers.get('origin'));
         useQuota(deps, account);
         return `{"ok":true,"calcId":${JSON.stringify(calculator.id)}}`;
@@ -75,7 +69,6 @@ export function widgetRoutes(
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } },
       },
       answer(body, request) {
-        deps.rateLimit(body.apiKey, request);
         const { account, calculator, origin } = authoriseWidget(deps, body, request.headers.get('origin'));
         useQuota(deps, account, { calcId: calculator.id, origin });
         const values = deps.prefill(account, calculator);
@@ -88,11 +81,10 @@ export function widgetRoutes(
 }
 
 /** register-domain: a page asks the owner to approve its origin (rare; an Elysia route). */
-export function widgetModule(deps: WidgetDeps & { rateLimit: RateCheck }) {
+export function widgetModule(deps: WidgetDeps) {
   return new Elysia({ tags: ['widget'] }).post(
     '/v1/widget/register-domain',
-    ({ body, headers, set, request }) => {
-      deps.rateLimit(body.apiKey, request);
+    ({ body, headers, set }) => {
       const domain = registerDomain(deps, body, headers.origin ?? null);
       set.status = domain.status === 'active' ? 200 : 202;
       return { domain };
