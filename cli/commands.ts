@@ -16,6 +16,7 @@ import Domains from './commands/domains/index.ts';
 import DomainsRemove from './commands/domains/remove.ts';
 import Embed from './commands/embed.ts';
 import KeysRotate from './commands/keys/rotate.ts';
+import KeysSigningSecret from './commands/keys/signing-secret.ts';
 import Login from './commands/login.ts';
 import Logout from './commands/logout.ts';
 import Serve from './commands/serve.ts';
@@ -49,4 +50,5 @@ export const commands: Record<string, Command.Class> = {
   calculators: Calculators,
   embed: Embed,
   'keys:rotate': KeysRotate,
+  'keys:signing-secret': KeysSigningSecret,
 };

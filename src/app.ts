@@ -4,6 +4,7 @@ import type { OpenDatabase } from './db/client.ts';
 import { createAccountsStore } from './db/accounts-store.ts';
 import { createDomainsStore } from './db/domains-store.ts';
 import { createUsageStore } from './db/usage-store.ts';
+import { createSigningSecretsStore } from './db/signing-secrets-store.ts';
 import { createWidgetConfigStore } from './db/widget-config-store.ts';
 import { createClientIpResolver } from './http/client-ip.ts';
 import { createAccessLog } from './http/access-log.ts';
@@ -21,6 +22,8 @@ import { healthModule } from './modules/health/index.ts';
 import { pagesModule } from './modules/pages/index.ts';
 import { routeGroups } from './route-groups.ts';
 import { usageModule } from './modules/usage/index.ts';
+import { signingSecretModule } from './modules/signing-secret/index.ts';
+import { createSigningSecrets } from './modules/signing-secret/service.ts';
 import { widgetModule, widgetRoutes, type Prefill } from './modules/widget/index.ts';
 import { createHeaderCipher } from './modules/widget-config/header-cipher.ts';
 import { widgetConfigModule } from './modules/widget-config/index.ts';
@@ -71,9 +74,18 @@ export function createApp(options: AppOptions) {
   const publicUrl = () => config.publicUrl ?? options.fallbackPublicUrl?.() ?? `http://${config.host}:${config.port}`;
   const configs = createWidgetConfigStore(options.database.db);
   const statusLog = createStatusLog(configs);
+  const cipher = createHeaderCipher(options.headerKey);
+  const signingSecrets = createSigningSecrets({
+    signingSecrets: createSigningSecretsStore(options.database.db),
+    cipher,
+    now,
+  });
+  // Accounts made before signing secrets existed get theirs now (sealing needs the key,
+  // which SQL migrations do not have).
+  signingSecrets.backfill();
   const webhook: PullDeps = {
     configs,
-    cipher: createHeaderCipher(options.headerKey),
+    cipher,
     statusLog,
     limiter: createInFlightLimiter({ perAccount: 8, total: config.webhookMaxInFlight }),
     resolve: options.resolve ?? systemResolver,
@@ -112,7 +124,20 @@ export function createApp(options: AppOptions) {
     {
       group: groups.owner,
       modules: [
-        accountsModule({ config, accounts, tokens, limiter, signupLimit, usage, usageStore, now, clientIp, publicUrl }),
+        accountsModule({
+          config,
+          accounts,
+          tokens,
+          limiter,
+          signupLimit,
+          usage,
+          usageStore,
+          now,
+          clientIp,
+          publicUrl,
+          signingSecrets,
+        }),
+        signingSecretModule({ signingSecrets, tokens, accounts }),
         domainsModule({ domains, now, tokens, accounts }),
         widgetConfigModule({ ...webhook, tokens, accounts }),
         usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }),
@@ -153,6 +178,7 @@ export function createApp(options: AppOptions) {
     usage,
     accounts,
     domains,
+    signingSecrets,
     tokens,
     logger,
     /** Prunes per-day usage past retention, at most hourly (the housekeeping timer). */

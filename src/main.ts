@@ -37,7 +37,7 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
   }
   let listenUrl = '';
   const headerKey = loadOrCreateSecret(config.dataDir, 'webhook-key');
-  const { app, usage, accounts, domains, flush, retention } = createApp({
+  const { app, usage, accounts, domains, signingSecrets, flush, retention } = createApp({
     config,
     database,
     jwtSecret,
@@ -51,7 +51,10 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
   listenUrl = `http://${server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}`;
 
   const demo = config.demo
-    ? await seedDemo({ accounts, domains, now: () => new Date() }, demoOrigins(config.publicUrl ?? listenUrl))
+    ? await seedDemo(
+        { accounts, domains, signingSecrets, now: () => new Date() },
+        demoOrigins(config.publicUrl ?? listenUrl),
+      )
     : null;
 
   const flushTimer = setInterval(() => {

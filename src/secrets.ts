@@ -20,6 +20,11 @@ export function newApiKey(): string {
   return `pk_${randomBase62(32)}`;
 }
 
+/** Signing secrets use the prefix owners know from other webhook senders. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBase62(32)}`;
+}
+
 export function newAccountId(): string {
   return `acct_${randomBase62(16)}`;
 }

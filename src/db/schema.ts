@@ -110,3 +110,19 @@ export const widgetConfigs = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.accountId, table.calcId] })],
 );
+
+/**
+ * Each account's signing secret for signed pulls and visitor context tokens (one row per
+ * account), sealed like webhook header values. After a rotation the previous secret
+ * stays valid until `previousValidUntil`.
+ */
+export const signingSecrets = sqliteTable('signing_secrets', {
+  accountId: text('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  /** `v1.<base64 iv|tag|ciphertext>` of the secret. */
+  secret: text('secret').notNull(),
+  createdAt: text('created_at').notNull(),
+  previousSecret: text('previous_secret'),
+  previousValidUntil: text('previous_valid_until'),
+});

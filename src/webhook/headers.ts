@@ -1,6 +1,13 @@
-/** Names a customer may not configure: `Host` is ours, the rest are hop-by-hop or framing. */
+/**
+ * Names a customer may not configure: `Host` and the signed `Calc-*` headers are ours
+ * (docs/webhooks.md), the rest are hop-by-hop or framing.
+ */
 const FORBIDDEN_HEADER_NAMES: ReadonlySet<string> = new Set([
   'host',
+  'calc-calculator',
+  'calc-origin',
+  'calc-visitor',
+  'calc-signature',
   'content-length',
   'transfer-encoding',
   'connection',

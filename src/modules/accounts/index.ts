@@ -10,6 +10,7 @@ import type { LoginLimiter } from './login-limiter.ts';
 import { AccountEnvelope, AccountOverview, Credentials, Session } from './model.ts';
 import { authenticate, createAccount, rotateApiKey, toAccountJson } from './service.ts';
 import type { TokenService } from './tokens.ts';
+import type { SigningSecrets } from '../signing-secret/service.ts';
 
 export interface AccountsModuleDeps {
   config: ServerConfig;
@@ -22,6 +23,7 @@ export interface AccountsModuleDeps {
   now: () => Date;
   clientIp: (request: Request) => string;
   publicUrl: () => string;
+  signingSecrets: SigningSecrets;
 }
 
 /** Sign-up, sign-in, the account overview and key rotation. */

@@ -2,6 +2,7 @@ import type { Plan } from '../../config.ts';
 import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
 import { AppError, invalidRequest, rateLimited } from '../../errors.ts';
 import { newAccountId, newApiKey } from '../../secrets.ts';
+import type { SigningSecrets } from '../signing-secret/service.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import type { AccountJson } from './model.ts';
 
@@ -9,6 +10,9 @@ export interface AccountsDeps {
   accounts: AccountsStore;
   now: () => Date;
 }
+
+/** What making an account needs: its signing secret is made with it. */
+export type AccountCreationDeps = AccountsDeps & { signingSecrets: Pick<SigningSecrets, 'ensure'> };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -35,7 +39,7 @@ function checkPassword(password: string): void {
 
 /** Creates an account (signup, operator command, demo seed); 409 when the email is taken. */
 export async function createAccount(
-  deps: AccountsDeps,
+  deps: AccountCreationDeps,
   input: { email: string; password: string; plan?: Plan },
 ): Promise<AccountRow> {
   const email = normaliseEmail(input.email);
@@ -52,6 +56,7 @@ export async function createAccount(
   };
   // The unique index still decides when two sign-ups for one email race.
   if (!deps.accounts.insert(row)) throw emailTaken();
+  deps.signingSecrets.ensure(row.id);
   return row;
 }
 

@@ -1,4 +1,4 @@
-import type { AccountsDeps } from '../accounts/service.ts';
+import type { AccountCreationDeps } from '../accounts/service.ts';
 import { createAccount } from '../accounts/service.ts';
 import type { DomainsDeps } from '../domains/service.ts';
 import { addDomain } from '../domains/service.ts';
@@ -17,7 +17,10 @@ export interface DemoCredentials {
  * Seeds, on an empty database only, a demo account on the Extra plan whose page origins
  * are registered, so the demo page works at once. Returns null when anything exists.
  */
-export async function seedDemo(deps: AccountsDeps & DomainsDeps, origins: string[]): Promise<DemoCredentials | null> {
+export async function seedDemo(
+  deps: AccountCreationDeps & DomainsDeps,
+  origins: string[],
+): Promise<DemoCredentials | null> {
   if (deps.accounts.count() > 0) return null;
   const password = randomBase62(20);
   const account = await createAccount(deps, { email: DEMO_EMAIL, password, plan: 'extra' });

@@ -4,7 +4,7 @@ import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
 import { createAccount, toAccountJson } from '../../../../src/modules/accounts/service.ts';
 import { randomBase62 } from '../../../../src/secrets.ts';
 import { BaseCommand } from '../../../base-command.ts';
-import { dataFlag, openDataDir } from '../../../lib/data-dir.ts';
+import { dataFlag, openDataDir, signingSecretsOf } from '../../../lib/data-dir.ts';
 import { readSecretLine } from '../../../lib/stdin.ts';
 
 export default class AccountsCreate extends BaseCommand {
@@ -28,9 +28,10 @@ export default class AccountsCreate extends BaseCommand {
     const generated = flags['password-stdin'] ? null : randomBase62(20);
     const password = generated ?? (await readSecretLine());
     const store = openDataDir(flags.data);
+    const now = () => new Date();
     try {
       const row = await createAccount(
-        { accounts: createAccountsStore(store.db), now: () => new Date() },
+        { accounts: createAccountsStore(store.db), now, signingSecrets: signingSecretsOf(store, flags.data, now) },
         {
           email: flags.email,
           password,

@@ -1,0 +1,119 @@
+import type { SigningSecretRow, SigningSecretsStore } from '../../db/signing-secrets-store.ts';
+import { newSigningSecret } from '../../secrets.ts';
+import type { HeaderCipher } from '../widget-config/header-cipher.ts';
+import type { SigningSecretJson } from './model.ts';
+
+export interface SigningSecretDeps {
+  signingSecrets: SigningSecretsStore;
+  cipher: HeaderCipher;
+  now: () => Date;
+}
+
+/** How long the previous secret keeps verifying after a rotation. */
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+// Decrypted secrets by account and sealed text: a rotation writes a new sealed text, so
+// an entry can never be stale, and the account in the key keeps the associated-data
+// check (a sealed text copied to another account misses and fails to open). Bounded;
+// emptied when full (a miss costs one decryption).
+const MAX_CACHED = 10_000;
+
+// The associated data differs from webhook headers' (`<accountId>/<calcId>`), so one
+// kind of ciphertext never opens as the other.
+const sealedFor = (accountId: string) => `signing-secret:${accountId}`;
+
+/**
+ * Signing secrets: one per account, made with the account (or, for accounts older than
+ * signing secrets, at start-up or first use), rotated with a 24-hour overlap.
+ */
+export function createSigningSecrets(deps: SigningSecretDeps) {
+  const opened = new Map<string, string>();
+
+  function open(sealed: string, accountId: string): string {
+    const key = `${accountId}\u0000${sealed}`;
+    let secret = opened.get(key);
+    if (secret === undefined) {
+      secret = deps.cipher.openText(sealed, sealedFor(accountId));
+      if (opened.size >= MAX_CACHED) opened.clear();
+      opened.set(key, secret);
+    }
+    return secret;
+  }
+
+  /** The account's row, creating its first secret when it has none. */
+  function ensure(accountId: string): SigningSecretRow {
+    const found = deps.signingSecrets.find(accountId);
+    if (found) return found;
+    deps.signingSecrets.insertFirst({
+      accountId,
+      secret: deps.cipher.sealText(newSigningSecret(), sealedFor(accountId)),
+      createdAt: deps.now().toISOString(),
+    });
+    // Another request may have inserted first: the stored row is the one that counts.
+    const stored = deps.signingSecrets.find(accountId);
+    if (!stored) throw new Error(`signing secret of ${accountId} was not stored`);
+    return stored;
+  }
+
+  /** The previous secret's end while it still verifies, else null. */
+  function overlapEnd(row: SigningSecretRow): string | null {
+    if (!row.previousSecret || !row.previousValidUntil) return null;
+    return Date.parse(row.previousValidUntil) > deps.now().getTime() ? row.previousValidUntil : null;
+  }
+
+  function toJson(row: SigningSecretRow): SigningSecretJson {
+    return {
+      signingSecret: open(row.secret, row.accountId),
+      createdAt: row.createdAt,
+      previousValidUntil: overlapEnd(row),
+    };
+  }
+
+  return {
+    ensure: (accountId: string): void => void ensure(accountId),
+
+    read: (accountId: string): SigningSecretJson => toJson(ensure(accountId)),
+
+    /**
+     * A new secret; the current one becomes the previous and verifies for 24 more hours.
+     * A previous secret still in its overlap is dropped at once.
+     */
+    rotate(accountId: string): SigningSecretJson {
+      for (;;) {
+        const current = ensure(accountId);
+        const now = deps.now();
+        const next: SigningSecretRow = {
+          accountId,
+          secret: deps.cipher.sealText(newSigningSecret(), sealedFor(accountId)),
+          createdAt: now.toISOString(),
+          previousSecret: current.secret,
+          previousValidUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+        };
+        if (deps.signingSecrets.rotate(next, current.secret)) return toJson(next);
+      }
+    },
+
+    /**
+     * The secrets that sign and verify now: the current one first, then the previous
+     * one during its overlap. Undecryptable rows throw (the caller decides what that means).
+     */
+    active(accountId: string): string[] {
+      const row = ensure(accountId);
+      const current = open(row.secret, accountId);
+      return overlapEnd(row) && row.previousSecret ? [current, open(row.previousSecret, accountId)] : [current];
+    },
+
+    /** Gives every account made before signing secrets existed its first one. */
+    backfill(): number {
+      let made = 0;
+      for (;;) {
+        const ids = deps.signingSecrets.accountsWithout(500);
+        if (ids.length === 0) return made;
+        for (const id of ids) ensure(id);
+        made += ids.length;
+      }
+    },
+  };
+}
+
+export type SigningSecrets = ReturnType<typeof createSigningSecrets>;

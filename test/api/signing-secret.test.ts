@@ -1,0 +1,158 @@
+import { describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { createApp } from '../../src/app.ts';
+import { loadServerConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/client.ts';
+import { createLogger } from '../../src/logger.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { testApp } from '../helpers/test-app.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const SECRET_FORMAT = /^whsec_[0-9A-Za-z]{32}$/;
+
+/** A clock the test moves by hand. */
+function manualClock(start = Date.parse('2026-11-25T08:00:00.000Z')) {
+  let at = start;
+  return {
+    now: () => new Date(at),
+    advance(ms: number) {
+      at += ms;
+    },
+  };
+}
+
+describe('GET/POST /v1/account/signing-secret', () => {
+  test('every account has a whsec_ secret from sign-up on; reading it again gives the same one, never cached', async () => {
+    const clock = manualClock();
+    using app = testApp({ now: clock.now });
+    const owner = await app.signup();
+    // Made with the account, not on first read.
+    expect(
+      app.database.sqlite.query('SELECT count(*) AS n FROM signing_secrets WHERE account_id = ?').get(owner.id),
+    ).toEqual({ n: 1 });
+    const first = await app.request('GET', '/v1/account/signing-secret', { token: owner.token });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(first.json).toEqual({
+      signingSecret: expect.stringMatching(SECRET_FORMAT),
+      createdAt: clock.now().toISOString(),
+      previousValidUntil: null,
+    });
+    const again = await app.request('GET', '/v1/account/signing-secret', { token: owner.token });
+    expect(again.json).toEqual(first.json);
+    const other = await app.signup();
+    const theirs = await app.request('GET', '/v1/account/signing-secret', { token: other.token });
+    expect(theirs.json.signingSecret).not.toBe(first.json.signingSecret);
+  });
+
+  test('a rotation gives a new secret; the previous one verifies for exactly 24 hours', async () => {
+    const clock = manualClock();
+    using app = testApp({ now: clock.now });
+    const owner = await app.signup();
+    const before = (await app.request('GET', '/v1/account/signing-secret', { token: owner.token })).json;
+    clock.advance(60_000);
+    const rotated = await app.request('POST', '/v1/account/signing-secret', { token: owner.token });
+    expect(rotated.status).toBe(200);
+    expect(rotated.headers.get('cache-control')).toBe('no-store');
+    expect(rotated.json.signingSecret).toMatch(SECRET_FORMAT);
+    expect(rotated.json.signingSecret).not.toBe(before.signingSecret);
+    expect(rotated.json.createdAt).toBe(clock.now().toISOString());
+    expect(rotated.json.previousValidUntil).toBe(new Date(clock.now().getTime() + DAY_MS).toISOString());
+    expect(app.signingSecrets.active(owner.id)).toEqual([rotated.json.signingSecret, before.signingSecret]);
+    expect((await app.request('GET', '/v1/account/signing-secret', { token: owner.token })).json).toEqual(rotated.json);
+
+    clock.advance(DAY_MS - 1);
+    expect(app.signingSecrets.active(owner.id)).toHaveLength(2);
+    clock.advance(1);
+    expect(app.signingSecrets.active(owner.id)).toEqual([rotated.json.signingSecret]);
+    const after = await app.request('GET', '/v1/account/signing-secret', { token: owner.token });
+    expect(after.json).toEqual({ ...rotated.json, previousValidUntil: null });
+  });
+
+  test('rotating twice within the overlap keeps only the secret just replaced', async () => {
+    const clock = manualClock();
+    using app = testApp({ now: clock.now });
+    const owner = await app.signup();
+    const first = (await app.request('POST', '/v1/account/signing-secret', { token: owner.token })).json;
+    clock.advance(1000);
+    const second = (await app.request('POST', '/v1/account/signing-secret', { token: owner.token })).json;
+    expect(app.signingSecrets.active(owner.id)).toEqual([second.signingSecret, first.signingSecret]);
+    expect(second.previousValidUntil).toBe(new Date(clock.now().getTime() + DAY_MS).toISOString());
+  });
+
+  test('concurrent rotations each end with a stored secret; the last answer is what GET shows', async () => {
+    using app = testApp();
+    const owner = await app.signup();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => app.request('POST', '/v1/account/signing-secret', { token: owner.token })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const shown = (await app.request('GET', '/v1/account/signing-secret', { token: owner.token })).json;
+    expect(answers.map((a) => a.json.signingSecret)).toContain(shown.signingSecret);
+  });
+
+  test('without a valid token → 401 and no secret', async () => {
+    using app = testApp();
+    for (const method of ['GET', 'POST']) {
+      const res = await app.request(method, '/v1/account/signing-secret', { token: 'not-a-token' });
+      expect(res.status).toBe(401);
+      expect(res.json.error.code).toBe('unauthorized');
+      expect(res.text).not.toContain('whsec_');
+    }
+  });
+
+  test('stored sealed, never in clear; never in a log line', async () => {
+    using app = testApp();
+    const owner = await app.signup();
+    await app.request('POST', '/v1/account/signing-secret', { token: owner.token });
+    const { signingSecret } = (await app.request('GET', '/v1/account/signing-secret', { token: owner.token })).json;
+    const row = app.database.sqlite.query('SELECT * FROM signing_secrets').get() as {
+      secret: string;
+      previous_secret: string;
+    };
+    expect(row.secret).toStartWith('v1.');
+    expect(JSON.stringify(row)).not.toContain('whsec_');
+    // A sealed secret copied into another account's row does not open there.
+    const other = await app.signup();
+    app.database.sqlite.run('UPDATE signing_secrets SET secret = ? WHERE account_id = ?', [row.secret, other.id]);
+    expect(() => app.signingSecrets.active(other.id)).toThrow();
+    app.flush();
+    expect(app.logs.join('\n')).not.toContain(signingSecret);
+  });
+
+  test('deleting an account deletes its signing secret', async () => {
+    using app = testApp();
+    const owner = await app.signup();
+    app.database.sqlite.run('DELETE FROM accounts WHERE id = ?', [owner.id]);
+    expect(app.database.sqlite.query('SELECT count(*) AS n FROM signing_secrets').get()).toEqual({ n: 0 });
+  });
+});
+
+test('accounts made before signing secrets existed get one when the server starts', () => {
+  using dir = tempDir();
+  const config = loadServerConfig({ data: join(dir.path, 'data') }, {});
+  const database = openDatabase(config.dataDir);
+  try {
+    for (const id of ['acct_old1', 'acct_old2'])
+      database.sqlite.run(
+        "INSERT INTO accounts (id, email, password_hash, plan, api_key, created_at) VALUES (?, ?, 'h', 'free', ?, '2026-01-01T00:00:00.000Z')",
+        [id, `${id}@shop.example`, `pk_${id}`],
+      );
+    const app = createApp({
+      config,
+      database,
+      jwtSecret: 'test-secret-that-is-long-enough-0123456789',
+      headerKey: new Uint8Array(32).fill(3),
+      logger: createLogger(() => {}),
+    });
+    const rows = database.sqlite.query('SELECT account_id FROM signing_secrets ORDER BY account_id').all();
+    expect(rows).toEqual([{ account_id: 'acct_old1' }, { account_id: 'acct_old2' }]);
+    const [a] = app.signingSecrets.active('acct_old1');
+    const [b] = app.signingSecrets.active('acct_old2');
+    expect(a).toMatch(SECRET_FORMAT);
+    expect(b).toMatch(SECRET_FORMAT);
+    expect(a).not.toBe(b);
+  } finally {
+    database.close();
+  }
+});
