@@ -17,6 +17,7 @@ import { accountsModule } from './modules/accounts/index.ts';
 import { createLoginLimiter } from './modules/accounts/login-limiter.ts';
 import { createTokenService } from './modules/accounts/tokens.ts';
 import { calculatorsModule } from './modules/calculators/index.ts';
+import { dashboardModule } from './modules/dashboard/index.ts';
 import { domainsModule } from './modules/domains/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { pagesModule } from './modules/pages/index.ts';
@@ -148,6 +149,7 @@ export function createApp(options: AppOptions) {
       modules: [
         healthModule({ sqlite: options.database.sqlite }),
         pagesModule({ accounts, config, publicUrl }),
+        dashboardModule({ signupEnabled: !config.signupDisabled }),
         docsModule(() => [...app.routes, ...native.docs]),
       ],
     },

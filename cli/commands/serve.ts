@@ -82,6 +82,9 @@ export default class Serve extends BaseCommand {
       );
     }
     if (config.demo) lines.push(`Demo page: ${server.url}/`);
+    lines.push(
+      `Dashboard: ${server.url}/dashboard${server.demo ? ` (sign in with ${server.demo.email} and the password above)` : ''}`,
+    );
     process.stdout.write(`${lines.join('\n')}\n`);
     await new Promise<void>((resolve) => {
       const shutdown = () => {

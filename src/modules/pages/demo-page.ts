@@ -51,7 +51,7 @@ ${body}
 <h2>Embed snippet</h2>
 <p>Copy this into your page (one script tag per page, one element per calculator). Options and events: <code>docs/embedding.md</code>.</p>
 <pre><code>${escapeHtml(embedSnippet(apiUrl, apiKey ?? 'pk_YOUR_KEY'))}</code></pre>
-<p>API reference: <a href="/docs">/docs</a></p>
+<p>Site owners: manage domains, keys, webhooks and usage on <a href="/dashboard">the dashboard</a>. API reference: <a href="/docs">/docs</a></p>
 </main>
 </body>
 </html>

@@ -3,9 +3,11 @@ import type { AccountsStore } from '../../db/accounts-store.ts';
 import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
 import { ownerAuth } from '../accounts/auth.ts';
 import type { TokenService } from '../accounts/tokens.ts';
-import { ConfigAnswer, ConfigBody, TestAnswer } from './model.ts';
+import { LoadAnswer } from '../widget/model.ts';
+import { ConfigAnswer, ConfigBody, PreviewBody, TestAnswer } from './model.ts';
 import { pullWebhook, type PullDeps } from './pull.ts';
 import { requireCalculator } from '../calculators/service.ts';
+import { toPublic } from '../../calculators/definition.ts';
 import { readConfig, saveConfig, type ConfigDeps } from './service.ts';
 
 const bearer = [{ bearer: [] }];
@@ -53,6 +55,22 @@ export function widgetConfigModule(deps: ConfigDeps & PullDeps & { tokens: Token
         params: CalcIdParam,
         response: { 200: TestAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
         detail: { summary: 'Run the guarded webhook fetch now and show what it would pre-fill', security: bearer },
+      },
+    )
+    .post(
+      '/v1/widget/preview',
+      async ({ account, body }) => {
+        const calculator = requireCalculator(body.calcId);
+        const { values } = await pullWebhook(deps, account, calculator);
+        return { calcId: calculator.id, calculator: toPublic(calculator), values };
+      },
+      {
+        body: PreviewBody,
+        response: { 200: LoadAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+        detail: {
+          summary: "The load answer for the owner's own preview: same pull, not counted, no domain check",
+          security: bearer,
+        },
       },
     );
 }

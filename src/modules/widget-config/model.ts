@@ -19,6 +19,9 @@ export const ConfigBody = t.Object({
   config: t.Object({ webhook: t.Optional(t.Union([WebhookInput, t.Null()])) }),
 });
 
+/** The dashboard's live preview asks for one calculator as its account would load it. */
+export const PreviewBody = t.Object({ calcId: t.String({ maxLength: 64, description: 'Calculator id, e.g. bmi' }) });
+
 export const Outcome = t.UnionEnum(PULL_OUTCOMES);
 
 export const ConfigAnswer = t.Object({

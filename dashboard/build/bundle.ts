@@ -1,0 +1,38 @@
+/**
+ * Bundles the dashboard: dashboard/src/main.tsx (with its CSS) → minified browser files
+ * with content hashes in their names, written to stdout as JSON. Run as a subprocess by
+ * the server's bundle macro (Bun.build cannot run inside a macro).
+ */
+import { join } from 'node:path';
+
+const root = join(import.meta.dir, '..', '..');
+
+/** One built file: its hashed name and its text. */
+export interface BuiltAsset {
+  name: string;
+  type: string;
+  text: string;
+}
+
+export async function bundleDashboard(): Promise<BuiltAsset[]> {
+  const result = await Bun.build({
+    entrypoints: [join(root, 'dashboard', 'src', 'main.tsx')],
+    target: 'browser',
+    format: 'esm',
+    minify: true,
+    sourcemap: 'none',
+    naming: { entry: '[name]-[hash].[ext]', asset: '[name]-[hash].[ext]', chunk: '[name]-[hash].[ext]' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  if (!result.success) throw new AggregateError(result.logs, 'dashboard bundle failed');
+  const assets: BuiltAsset[] = [];
+  for (const output of result.outputs) {
+    const name = output.path.split(/[\\/]/).pop() ?? output.path;
+    assets.push({ name, type: output.type, text: await output.text() });
+  }
+  return assets;
+}
+
+if (import.meta.main) {
+  process.stdout.write(JSON.stringify(await bundleDashboard()));
+}

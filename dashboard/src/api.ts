@@ -1,0 +1,61 @@
+/**
+ * The one way the dashboard calls the server: the same public JSON routes as the CLI,
+ * with the token as `Authorization: Bearer`. A 401 `unauthorized` anywhere ends the
+ * session, so the sign-in form shows at the same address and returns to it.
+ */
+import { endSession, token } from './session.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function errorOf(body: unknown, status: number): ApiError {
+  const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+  if (typeof error === 'object' && error !== null) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && typeof message === 'string') return new ApiError(status, code, message);
+  }
+  return new ApiError(status, `http_${status}`, `The server answered ${status}.`);
+}
+
+export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  const bearer = token.value;
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'The server cannot be reached. Check your connection and try again.');
+  }
+  let parsed: unknown;
+  try {
+    parsed = await response.json();
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const error = errorOf(parsed, response.status);
+    // Only an invalid session signs out: a wrong password on a form is a 401 too.
+    if (error.code === 'unauthorized' && bearer) endSession(error.message);
+    throw error;
+  }
+  return parsed as T;
+}
+
+/** The message to show for any failure. */
+export const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : 'Something went wrong. Try again.';

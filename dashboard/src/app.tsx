@@ -1,0 +1,61 @@
+import { Shell } from './components/shell.tsx';
+import { PageTitle } from './components/page-title.tsx';
+import { Account } from './pages/account.tsx';
+import { Calculator } from './pages/calculator.tsx';
+import { Calculators } from './pages/calculators.tsx';
+import { Domains } from './pages/domains.tsx';
+import { Overview } from './pages/overview.tsx';
+import { SignIn } from './pages/sign-in.tsx';
+import { Usage } from './pages/usage.tsx';
+import { BASE, path, routeOf, type Route } from './router.ts';
+import { token } from './session.ts';
+
+function Page(props: { route: Route }) {
+  const { route } = props;
+  switch (route.page) {
+    case 'overview':
+      return <Overview />;
+    case 'domains':
+      return <Domains />;
+    case 'calculators':
+      return <Calculators />;
+    case 'calculator':
+      return <Calculator calcId={route.calcId} />;
+    case 'usage':
+      return <Usage />;
+    case 'account':
+      return <Account />;
+    default:
+      return (
+        <>
+          <PageTitle>Page not found</PageTitle>
+          <p>There is no dashboard page at this address.</p>
+        </>
+      );
+  }
+}
+
+/** Which nav entry a page belongs to (a calculator's page is under Calculators). */
+function section(route: Route): string {
+  switch (route.page) {
+    case 'overview':
+      return BASE;
+    case 'calculator':
+      return `${BASE}/calculators`;
+    case 'not-found':
+      return '';
+    default:
+      return `${BASE}/${route.page}`;
+  }
+}
+
+/** Signed out: the sign-in form at the address asked for. Signed in: that address's page. */
+export function App(props: { signupEnabled: boolean }) {
+  if (!token.value) return <SignIn signupEnabled={props.signupEnabled} />;
+  const route = routeOf(path.value);
+  return (
+    <Shell current={section(route)}>
+      <Page key={path.value} route={route} />
+    </Shell>
+  );
+}

@@ -1,0 +1,19 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { navigated } from '../router.ts';
+
+/**
+ * The page's one h1. After moving by a link, focus goes to it so a screen reader
+ * announces the new page and Tab continues from its top.
+ */
+export function PageTitle(props: { children: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${props.children} · calc dashboard`;
+    if (navigated) heading.current?.focus();
+  }, [props.children]);
+  return (
+    <h1 ref={heading} tabIndex={-1}>
+      {props.children}
+    </h1>
+  );
+}

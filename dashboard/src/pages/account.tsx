@@ -1,0 +1,255 @@
+import { useState } from 'preact/hooks';
+import { api, messageOf } from '../api.ts';
+import { Confirm } from '../components/confirm.tsx';
+import { Notice, type NoticeState } from '../components/notice.tsx';
+import { PageTitle } from '../components/page-title.tsx';
+import { endSession, startSession } from '../session.ts';
+import { formatDateTime } from '../format.ts';
+import { useApi } from '../use-api.ts';
+import type { OverviewBody } from '../types.ts';
+
+function ChangePassword() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <section aria-labelledby="password-heading" class="card">
+      <h2 id="password-heading">Change password</h2>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setBusy(true);
+          try {
+            const { token } = await api<{ token: string }>('POST', '/v1/account/password', {
+              currentPassword: current,
+              newPassword: next,
+            });
+            // Every other session ends; this one continues with the new token.
+            startSession(token);
+            setCurrent('');
+            setNext('');
+            setNotice({ kind: 'ok', text: 'Password changed. Every other session is signed out.' });
+          } catch (error) {
+            setNotice({ kind: 'error', text: messageOf(error) });
+          }
+          setBusy(false);
+        }}
+      >
+        <label for="current-password">Current password</label>
+        <input
+          id="current-password"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={current}
+          onInput={(event) => setCurrent(event.currentTarget.value)}
+        />
+        <label for="new-password">New password</label>
+        <input
+          id="new-password"
+          type="password"
+          autocomplete="new-password"
+          required
+          minLength={10}
+          aria-describedby="new-password-hint"
+          value={next}
+          onInput={(event) => setNext(event.currentTarget.value)}
+        />
+        <p id="new-password-hint" class="hint">
+          At least 10 characters.
+        </p>
+        <button type="submit" class="primary" disabled={busy}>
+          Change password
+        </button>
+      </form>
+      <Notice notice={notice} />
+    </section>
+  );
+}
+
+function Sessions() {
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  return (
+    <section aria-labelledby="sessions-heading" class="card">
+      <h2 id="sessions-heading">Sessions</h2>
+      <p class="hint">Ends every session of this account: this browser, other browsers and the CLI.</p>
+      <button
+        type="button"
+        onClick={async () => {
+          try {
+            await api('POST', '/v1/auth/logout');
+            endSession('You are signed out everywhere.');
+          } catch (error) {
+            setNotice({ kind: 'error', text: messageOf(error) });
+          }
+        }}
+      >
+        Sign out everywhere
+      </button>
+      <Notice notice={notice} />
+    </section>
+  );
+}
+
+interface SigningSecretBody {
+  signingSecret: string;
+  createdAt: string;
+  previousValidUntil: string | null;
+}
+
+function SigningSecret() {
+  const secret = useApi<SigningSecretBody>('/v1/account/signing-secret');
+  const [shown, setShown] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  return (
+    <section aria-labelledby="secret-heading" class="card wide">
+      <h2 id="secret-heading">Signing secret and visitor context</h2>
+      <p class="hint">
+        Every webhook call carries a <code>Calc-Signature</code> made with this secret, so your endpoint can check that
+        the call comes from this server. Your backend also signs visitor-context tokens with it. Keep it on your servers
+        only.
+      </p>
+      {secret.error && <p role="alert">{secret.error}</p>}
+      {secret.data && (
+        <>
+          <p>
+            <code class="key" id="signing-secret">
+              {shown ? secret.data.signingSecret : 'whsec_••••••••••••••••'}
+            </code>
+          </p>
+          <p class="hint">
+            Created {formatDateTime(secret.data.createdAt)}
+            {secret.data.previousValidUntil
+              ? `; the previous secret stays valid until ${formatDateTime(secret.data.previousValidUntil)}`
+              : ''}
+            .
+          </p>
+          <div class="actions">
+            <button type="button" onClick={() => setShown(!shown)} aria-pressed={shown}>
+              {shown ? 'Hide secret' : 'Reveal secret'}
+            </button>
+            <button
+              type="button"
+              onClick={async () => {
+                try {
+                  await navigator.clipboard.writeText(secret.data?.signingSecret ?? '');
+                  setNotice({ kind: 'ok', text: 'Signing secret copied.' });
+                } catch {
+                  setNotice({ kind: 'error', text: 'Copying is blocked here: reveal the secret and copy it by hand.' });
+                }
+              }}
+            >
+              Copy secret
+            </button>
+            <button type="button" onClick={() => setAsking(true)}>
+              Rotate secret
+            </button>
+          </div>
+        </>
+      )}
+      <Notice notice={notice} />
+      <h3>Visitor context: pre-fill per visitor</h3>
+      <ol class="how-to">
+        <li>
+          On your server, mint a short-lived JWT (HS256) signed with this secret, with claims <code>sub</code> (your id
+          for the visitor), <code>exp</code> (at most 24 hours ahead) and optionally <code>calc</code> and{' '}
+          <code>origin</code>. Without a JWT library: <code>calc context mint --visitor SUB</code>.
+        </li>
+        <li>
+          Put it on the widget element: <code>{'<div data-calc-widget … data-context="TOKEN"></div>'}</code>.
+        </li>
+        <li>
+          Your webhook then receives <code>Calc-Visitor: SUB</code> and can answer with that visitor's values. Check{' '}
+          <code>Calc-Signature</code> first (see the webhooks guide).
+        </li>
+      </ol>
+      {asking && (
+        <Confirm
+          title="Rotate the signing secret?"
+          confirmLabel="Rotate"
+          onClose={() => setAsking(false)}
+          onConfirm={async () => {
+            try {
+              secret.set(await api<SigningSecretBody>('POST', '/v1/account/signing-secret'));
+              setNotice({ kind: 'ok', text: 'New signing secret created; the previous one stays valid for 24 hours.' });
+            } catch (error) {
+              setNotice({ kind: 'error', text: messageOf(error) });
+            }
+            setAsking(false);
+          }}
+        >
+          <p>Update your endpoint and your backend within 24 hours: after that the previous secret stops working.</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+function DeleteAccount(props: { email: string }) {
+  const [asking, setAsking] = useState(false);
+  const [password, setPassword] = useState('');
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <section aria-labelledby="delete-heading" class="card">
+      <h2 id="delete-heading">Delete account</h2>
+      <p class="hint">
+        Deletes {props.email} with its domains, webhooks and usage. Its API key stops working at once; this cannot be
+        undone.
+      </p>
+      <button type="button" class="danger" onClick={() => setAsking(true)}>
+        Delete account
+      </button>
+      <Notice notice={notice} />
+      {asking && (
+        <Confirm
+          title="Delete this account for good?"
+          confirmLabel="Delete account"
+          busy={busy}
+          onClose={() => setAsking(false)}
+          onConfirm={async () => {
+            setBusy(true);
+            try {
+              await api('DELETE', '/v1/account', { password });
+              endSession('The account is deleted.');
+            } catch (error) {
+              setNotice({ kind: 'error', text: messageOf(error) });
+              setAsking(false);
+            }
+            setBusy(false);
+          }}
+        >
+          <label for="delete-password">Password</label>
+          <input
+            id="delete-password"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={password}
+            onInput={(event) => setPassword(event.currentTarget.value)}
+          />
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+export function Account() {
+  const overview = useApi<OverviewBody>('/v1/account');
+  return (
+    <>
+      <PageTitle>Account</PageTitle>
+      {overview.error && <p role="alert">{overview.error}</p>}
+      {overview.data && (
+        <div class="grid">
+          <ChangePassword />
+          <Sessions />
+          <SigningSecret />
+          <DeleteAccount email={overview.data.account.email} />
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import { useState } from 'preact/hooks';
+import { Link } from '../components/link.tsx';
+import { PageTitle } from '../components/page-title.tsx';
+import { BASE } from '../router.ts';
+import { useApi } from '../use-api.ts';
+import type { CalculatorBody, OverviewBody } from '../types.ts';
+import { Preview } from './preview.tsx';
+import { SnippetBuilder, type SnippetOptions } from './snippet.tsx';
+import { WebhookForm } from './webhook-form.tsx';
+
+export function Calculator(props: { calcId: string }) {
+  const found = useApi<CalculatorBody>(`/v1/calculators/${props.calcId}`);
+  const overview = useApi<OverviewBody>('/v1/account');
+  const [options, setOptions] = useState<SnippetOptions>({ theme: 'light', units: '', locale: '', currency: '' });
+  // A saved or removed webhook changes what the preview pulls.
+  const [round, setRound] = useState(0);
+  const calculator = found.data?.calculator;
+  return (
+    <>
+      <p class="crumbs">
+        <Link href={`${BASE}/calculators`}>Calculators</Link>
+      </p>
+      <PageTitle>{calculator?.title ?? (found.error ? 'Calculator not found' : 'Calculator')}</PageTitle>
+      {found.error && <p role="alert">{found.error}</p>}
+      {calculator && overview.data && (
+        <div class="grid">
+          <SnippetBuilder
+            calculator={calculator}
+            publicUrl={overview.data.publicUrl}
+            apiKey={overview.data.account.apiKey}
+            options={options}
+            onChange={setOptions}
+          />
+          <Preview calcId={calculator.id} options={options} round={round} />
+          <WebhookForm
+            calcId={calculator.id}
+            plan={overview.data.account.plan}
+            onChanged={() => setRound((n) => n + 1)}
+          />
+        </div>
+      )}
+    </>
+  );
+}

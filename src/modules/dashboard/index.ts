@@ -1,0 +1,99 @@
+import { Elysia } from 'elysia';
+import { chooseEncoding, matchesEtag, type ScriptEncoding } from '../widget-script/encoding.ts';
+import { bundleDashboard } from './bundle.macro.ts' with { type: 'macro' };
+import { dashboardPage } from './page.ts';
+
+// Inlined at bundle time: every built file with its gzip/brotli copies as literals.
+const built = bundleDashboard();
+
+/** Where the hashed files are served: outside /dashboard/, where every path is the app. */
+export const ASSET_PREFIX = '/assets/dashboard/';
+
+/**
+ * The dashboard's policy: only its own origin, no inline code, no framing. Its files are
+ * all same-origin, so 'self' is all any of them needs; `data:` images are uPlot's.
+ */
+export const DASHBOARD_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(Buffer.from(text, 'base64'));
+
+interface ServedAsset {
+  type: string;
+  etag: string;
+  bodies: Record<ScriptEncoding, Uint8Array<ArrayBuffer>>;
+}
+
+const assets = new Map<string, ServedAsset>(
+  built.map((asset) => [
+    asset.name,
+    {
+      type: asset.type,
+      etag: asset.etag,
+      bodies: {
+        identity: new TextEncoder().encode(asset.text),
+        gzip: fromBase64(asset.gzip),
+        br: fromBase64(asset.br),
+      },
+    },
+  ]),
+);
+
+const namesOf = (extension: string) => built.filter((asset) => asset.name.endsWith(extension)).map((a) => a.name);
+
+/** Gzip bytes of all the dashboard's JavaScript and CSS: the size budget is measured on this. */
+export const dashboardGzipBytes = built.reduce((sum, asset) => sum + fromBase64(asset.gzip).byteLength, 0);
+
+const securityHeaders = {
+  'content-security-policy': DASHBOARD_CSP,
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+/**
+ * Serves the owners' web app: the same HTML for /dashboard and every path below it (so a
+ * reloaded deep link works), never cached, so a new release is picked up at once; the
+ * files it loads have content hashes in their names and are cached for a year.
+ */
+export function dashboardModule(deps: { signupEnabled: boolean }) {
+  const html = dashboardPage({
+    scripts: namesOf('.js').map((name) => ASSET_PREFIX + name),
+    styles: namesOf('.css').map((name) => ASSET_PREFIX + name),
+    signupEnabled: deps.signupEnabled,
+  });
+  const page = () =>
+    new Response(html, {
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-cache, no-store',
+        ...securityHeaders,
+      },
+    });
+  return new Elysia({ tags: ['dashboard'] })
+    .get('/dashboard', page, { detail: { hide: true } })
+    .get('/dashboard/*', page, { detail: { hide: true } })
+    .get(
+      `${ASSET_PREFIX}:name`,
+      ({ params, request, set }) => {
+        const asset = assets.get(params.name);
+        if (!asset) {
+          set.status = 404;
+          return { error: { code: 'not_found', message: `No dashboard file ${params.name}.` } };
+        }
+        const headers: Record<string, string> = {
+          etag: asset.etag,
+          // The name changes with the content, so a cached copy is never stale.
+          'cache-control': 'public, max-age=31536000, immutable',
+          vary: 'Accept-Encoding',
+          ...securityHeaders,
+        };
+        if (matchesEtag(request.headers.get('if-none-match'), asset.etag))
+          return new Response(null, { status: 304, headers });
+        const encoding = chooseEncoding(request.headers.get('accept-encoding'));
+        if (encoding !== 'identity') headers['content-encoding'] = encoding;
+        headers['content-type'] = asset.type;
+        return new Response(asset.bodies[encoding], { headers });
+      },
+      { detail: { hide: true } },
+    );
+}
