@@ -5,7 +5,7 @@
  */
 import { endSession, token } from './session.ts';
 
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,

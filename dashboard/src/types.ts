@@ -6,6 +6,7 @@ import type { Static } from 'elysia';
 import type { PublicCalculator } from '../../src/calculators/definition.ts';
 import type { AccountEnvelope, AccountOverview, Session } from '../../src/modules/accounts/model.ts';
 import type { DomainEnvelope, DomainList } from '../../src/modules/domains/model.ts';
+import type { UsageReport } from '../../src/modules/usage/model.ts';
 import type { ConfigAnswer, TestAnswer } from '../../src/modules/widget-config/model.ts';
 import type { LoadAnswer } from '../../src/modules/widget/model.ts';
 
@@ -29,12 +30,4 @@ export interface CalculatorBody {
   calculator: PublicCalculator;
 }
 
-/** GET /v1/usage: loads per day × calculator × domain and webhook calls per outcome. */
-export interface UsageBody {
-  from: string;
-  to: string;
-  period: { period: string; used: number; limit: number };
-  total: number;
-  rows: { date: string; calcId: string; domain: string; loads: number }[];
-  webhook: { date: string; calcId: string; outcome: string; calls: number }[];
-}
+export type UsageBody = Static<typeof UsageReport>;

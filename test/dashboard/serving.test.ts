@@ -50,9 +50,7 @@ test('the files have content-hashed names, long-lived caching, compression and r
     expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(plain.headers.get('content-type')).toStartWith(path.endsWith('.js') ? 'text/javascript' : 'text/css');
     expect(plain.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
-    const gzip = await app.handle(
-      new Request(`http://calc.test${path}`, { headers: { 'accept-encoding': 'gzip' } }),
-    );
+    const gzip = await app.handle(new Request(`http://calc.test${path}`, { headers: { 'accept-encoding': 'gzip' } }));
     expect(gzip.headers.get('content-encoding')).toBe('gzip');
     expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await gzip.arrayBuffer())))).toBe(plain.text);
     const again = await app.request('GET', path, { headers: { 'if-none-match': plain.headers.get('etag') ?? '' } });

@@ -8,20 +8,9 @@ import { daysBetween, formatCount, planName } from '../format.ts';
 import { useApi } from '../use-api.ts';
 import type { AccountBody, OverviewBody, UsageBody } from '../types.ts';
 
-/** Where this month's pace leads by its last day (UTC), or null too early to say. */
-function forecast(used: number, now: Date): number | null {
-  const day = now.getUTCDate();
-  const daysInMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
-  const elapsed = day - 1 + (now.getUTCHours() * 60 + now.getUTCMinutes()) / 1440;
-  if (elapsed < 1) return null;
-  return Math.round((used / elapsed) * daysInMonth);
-}
-
 function UsageMeter(props: { usage: OverviewBody['usage'] }) {
-  const { used, limit, period } = props.usage;
-  const share = limit > 0 ? used / limit : 1;
+  const { used, limit, period, percent, runsOutOn } = props.usage;
   const text = `${formatCount(used)} of ${formatCount(limit)} loads`;
-  const expected = forecast(used, new Date());
   return (
     <section aria-labelledby="usage-heading" class="card">
       <h2 id="usage-heading">This month ({period})</h2>
@@ -36,23 +25,22 @@ function UsageMeter(props: { usage: OverviewBody['usage'] }) {
         aria-label="Loads used this month"
         aria-valuetext={text}
       />
-      {share >= 1 ? (
+      {percent >= 100 ? (
         <p class="warning">
           <strong>Quota reached:</strong> 100 % of this month's loads are used. Widgets show "calculator unavailable"
           until the month ends or the plan changes.
         </p>
-      ) : share >= 0.8 ? (
+      ) : percent >= 80 ? (
         <p class="warning">
-          <strong>Warning:</strong> {Math.floor(share * 100)} % of this month's loads are used. At 100 % widgets stop
-          loading until the month ends.
+          <strong>Warning:</strong> {percent} % of this month's loads are used. At 100 % widgets stop loading until the
+          month ends.
         </p>
       ) : null}
-      {expected !== null && (
-        <p class="hint">
-          Forecast: about {formatCount(expected)} loads by the end of the month
-          {expected > limit ? ', more than the quota' : ''}.
-        </p>
-      )}
+      <p class="hint">
+        {runsOutOn
+          ? `Forecast: at the last 7 days' rate the quota runs out on ${runsOutOn} (UTC).`
+          : "Forecast: at the last 7 days' rate the quota lasts the month."}
+      </p>
     </section>
   );
 }

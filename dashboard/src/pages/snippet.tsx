@@ -14,7 +14,7 @@ const LOCALES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 
 const escapeAttribute = (value: string) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The snippet a page pastes: one script tag, one element whose data attributes carry the options. */
-export function snippetFor(publicUrl: string, apiKey: string, calcId: string, options: SnippetOptions): string {
+function snippetFor(publicUrl: string, apiKey: string, calcId: string, options: SnippetOptions): string {
   const attributes = [
     `data-calc-widget`,
     `data-calc-id="${escapeAttribute(calcId)}"`,
@@ -27,7 +27,7 @@ export function snippetFor(publicUrl: string, apiKey: string, calcId: string, op
   return `<script src="${escapeAttribute(publicUrl)}/widget.js" async></script>\n<div ${attributes.join(' ')}></div>`;
 }
 
-export const usesCurrency = (calculator: PublicCalculator): boolean =>
+const usesCurrency = (calculator: PublicCalculator): boolean =>
   [...calculator.fields, ...calculator.results].some((item) => 'unit' in item && item.unit === 'currency');
 
 export function SnippetBuilder(props: {
