@@ -23,9 +23,7 @@ export interface DashboardServer {
   stop(): Promise<void>;
 }
 
-export function startDashboard(
-  options: { flags?: ServeFlags; env?: Record<string, string> } = {},
-): DashboardServer {
+export function startDashboard(options: { flags?: ServeFlags; env?: Record<string, string> } = {}): DashboardServer {
   let offset = 0;
   const app = testApp({ flags: options.flags, env: options.env, now: () => new Date(Date.now() + offset) });
   app.app.listen({ hostname: '127.0.0.1', port: 0 });
@@ -41,7 +39,10 @@ export function startDashboard(
     async api(method, path, token, body) {
       const res = await fetch(`${url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: res.status, json: await res.json() };
