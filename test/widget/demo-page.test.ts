@@ -1,7 +1,9 @@
 /** The demo page at `/` (`calc serve --demo` from the sources) in real Chromium, under its own strict CSP. */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
-import { SOURCE_CLI, startServe } from '../helpers/process.ts';
+import { join } from 'node:path';
+import { calculatorIds } from '../../src/calculators/index.ts';
+import { ROOT, SOURCE_CLI, startServe } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { launchChromium, recordPage, screenshot } from './support/browser.ts';
 import { recordCalcEvents } from './support/widget-page.ts';
@@ -22,7 +24,7 @@ afterAll(async () => {
   dir[Symbol.dispose]();
 }, HOOK_TIMEOUT_MS);
 
-test("several calculators embedded with the customer snippet, working under the page's strict CSP", async () => {
+test("a gallery of all 12 calculators with the customer snippet, under the page's strict CSP, with a language and theme switcher", async () => {
   const context = await browser.newContext();
   await recordCalcEvents(context);
   await context.addInitScript(() => {
@@ -38,13 +40,13 @@ test("several calculators embedded with the customer snippet, working under the 
   expect(response?.headers()['content-security-policy']).toStartWith("default-src 'none'; script-src 'self'");
   const html = (await response?.text()) ?? '';
   expect(html.match(/<script src="[^"]+\/widget\.js" async><\/script>/g)).toHaveLength(1);
-  expect(html).not.toContain('demo.js');
+  // The switcher is the page's own script, from 'self'.
+  expect(html).toContain('<script src="/demo.js" async></script>');
 
   const ids = await page.evaluate(() =>
     [...document.querySelectorAll('[data-calc-widget]')].map((element) => element.getAttribute('data-calc-id')),
   );
-  expect(ids).toContain('bmi');
-  expect(ids.length).toBeGreaterThanOrEqual(4);
+  expect(ids).toEqual([...calculatorIds]);
   await page.waitForFunction(
     (count) => (window.calcEvents ?? []).filter((event) => event.type === 'calc:ready').length === count,
     ids.length,
@@ -59,6 +61,49 @@ test("several calculators embedded with the customer snippet, working under the 
   expect(record.pageErrors).toEqual([]);
   expect(record.warnings.filter((text) => text.startsWith('[calc]'))).toEqual([]);
   await screenshot(page, 'demo-page');
+
+  // German and dark: every widget remounts from its changed attributes, in German, with euros.
+  const readyBefore = await page.evaluate(
+    () => (window.calcEvents ?? []).filter((e) => e.type === 'calc:ready').length,
+  );
+  await page.selectOption('#demo-language', 'de-DE');
+  await page.selectOption('#demo-theme', 'dark');
+  await page.waitForFunction(
+    (count) => (window.calcEvents ?? []).filter((event) => event.type === 'calc:ready').length >= count,
+    readyBefore + ids.length,
+  );
+  const german = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-calc-widget]')].map((element) => {
+      const root = element.shadowRoot?.querySelector('.root');
+      return {
+        lang: root?.getAttribute('lang'),
+        theme: root?.getAttribute('data-theme'),
+        title: root?.querySelector('.title')?.textContent,
+        roots: element.shadowRoot?.querySelectorAll('.root').length,
+      };
+    }),
+  );
+  expect(german.every((widget) => widget.lang === 'de' && widget.theme === 'dark' && widget.roots === 1)).toBe(true);
+  expect(german[0]?.title).toBe('Body-Mass-Index (BMI)');
+  const loan = await page.evaluate(
+    () =>
+      document.querySelector('[data-calc-id="loan"]')?.shadowRoot?.querySelector('[part="result-value"]')?.textContent,
+  );
+  expect(loan).toMatch(/^\d{1,3}(\.\d{3})*,\d{2}\s€$/);
+  expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+  expect(record.pageErrors).toEqual([]);
+  await page.setViewportSize({ width: 1180, height: 900 });
+  await page.selectOption('#demo-theme', 'light');
+  await page.selectOption('#demo-language', 'en-US');
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-calc-widget]')].every(
+      (element) =>
+        element.shadowRoot?.querySelector('.root')?.getAttribute('lang') === 'en' &&
+        element.shadowRoot?.querySelector('.root')?.getAttribute('data-theme') === 'light',
+    ),
+  );
+  expect(record.warnings.filter((text) => text.startsWith('[calc]'))).toEqual([]);
+  await page.screenshot({ path: join(ROOT, 'docs', 'images', 'demo-gallery.png'), fullPage: true });
   await context.close();
 });
 

@@ -67,20 +67,22 @@ export function createLoader(apiOrigin: string, doc: Document): CalcWidgetApi {
 
   new MutationObserver((records) => {
     let removed = false;
+    // Several attributes set at once remount an element once.
+    const changed = new Set<Element>();
     for (const record of records) {
-      const target = record.target;
       if (record.type === 'attributes') {
-        if (!(target instanceof Element) || !target.isConnected) continue;
-        const current = mounted.get(target);
-        if (current) {
-          destroy(target);
-          // Mounted by mount(): stays mounted with its options; by the attribute: while it has it.
-          if (current.options || target.matches(SELECTOR)) mount(target, current.options);
-        } else if (target.matches(SELECTOR)) mount(target);
+        if (record.target instanceof Element) changed.add(record.target);
         continue;
       }
       if (record.removedNodes.length > 0) removed = true;
       for (const node of record.addedNodes) if (node instanceof Element && node.isConnected) scan(node);
+    }
+    for (const target of changed) {
+      if (!target.isConnected) continue;
+      const current = mounted.get(target);
+      if (current) destroy(target);
+      // Mounted by mount(): stays mounted with its options; by the attribute: while it has it.
+      if (current?.options || target.matches(SELECTOR)) mount(target, current?.options);
     }
     // A node moved within the page is connected again by now and keeps its widget.
     if (removed) for (const element of live) if (!element.isConnected) destroy(element);

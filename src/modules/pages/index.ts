@@ -2,7 +2,8 @@ import { Elysia } from 'elysia';
 import type { ServerConfig } from '../../config.ts';
 import type { AccountsStore } from '../../db/accounts-store.ts';
 import { DEMO_EMAIL } from './demo.ts';
-import { DEMO_CSS, demoPage, demoPagePolicy } from './demo-page.ts';
+import { calculatorIds } from '../../calculators/index.ts';
+import { DEMO_CSS, DEMO_JS, demoPage, demoPagePolicy } from './demo-page.ts';
 
 /** The page at `/`: the demo, embedded exactly as a customer would embed it. */
 export function pagesModule(deps: { accounts: AccountsStore; config: ServerConfig; publicUrl: () => string }) {
@@ -12,7 +13,7 @@ export function pagesModule(deps: { accounts: AccountsStore; config: ServerConfi
       () => {
         const demo = deps.config.demo ? deps.accounts.findByEmail(DEMO_EMAIL) : undefined;
         const apiUrl = deps.publicUrl();
-        return new Response(demoPage({ apiUrl, apiKey: demo?.apiKey ?? null }), {
+        return new Response(demoPage({ apiUrl, apiKey: demo?.apiKey ?? null, calcIds: calculatorIds }), {
           headers: {
             'content-type': 'text/html; charset=utf-8',
             // The demo page runs under the strict policy customers are told about.
@@ -23,6 +24,9 @@ export function pagesModule(deps: { accounts: AccountsStore; config: ServerConfi
       { detail: { hide: true } },
     )
     .get('/demo.css', () => new Response(DEMO_CSS, { headers: { 'content-type': 'text/css; charset=utf-8' } }), {
+      detail: { hide: true },
+    })
+    .get('/demo.js', () => new Response(DEMO_JS, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }), {
       detail: { hide: true },
     });
 }
