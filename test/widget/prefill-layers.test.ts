@@ -1,0 +1,189 @@
+/**
+ * Layered pre-fill in real Chromium: default < the page's data-values < the webhook's
+ * values < what the visitor typed, with calc:ready reporting each field's source, and
+ * values failing a field's rules ignored at every layer.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { FieldValues } from '../../src/calculators/definition.ts';
+import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
+import { launchChromium, type PageRecord } from './support/browser.ts';
+import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
+import {
+  closeRecordedPage,
+  events,
+  field,
+  openRecordedPage,
+  resultValue,
+  waitForEvent,
+} from './support/widget-page.ts';
+
+const prefills = new Map<string, () => Promise<FieldValues>>();
+
+let browser: Browser;
+let api: ApiServer;
+let site: HostSite;
+let context: BrowserContext;
+let page: Page;
+let record: PageRecord;
+
+beforeAll(async () => {
+  api = startApi({ prefill: async (account) => (await prefills.get(account.email)?.()) ?? {} });
+  site = startHostSite();
+  browser = await launchChromium();
+}, HOOK_TIMEOUT_MS);
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.stop();
+  await site?.stop();
+}, HOOK_TIMEOUT_MS);
+
+beforeEach(async () => {
+  ({ context, page, record } = await openRecordedPage(browser));
+}, HOOK_TIMEOUT_MS);
+
+afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
+
+/** A fresh account whose webhook answers `values`, after `gate` when given. */
+async function accountWithWebhook(values: FieldValues, gate?: Promise<void>): Promise<string> {
+  const { apiKey, email } = await api.accountFor(site.origin);
+  prefills.set(email, async () => {
+    await gate;
+    return values;
+  });
+  return apiKey;
+}
+
+const attribute = (json: string) => `data-units="metric" data-values='${json}'`;
+
+interface Row {
+  name: string;
+  embed?: string;
+  webhook: FieldValues;
+  typed?: string;
+  weight: string;
+  height: string;
+  sources: { weight: string; height: string };
+}
+
+// BMI, metric: defaults 70 kg and 175 cm.
+const TABLE: Row[] = [
+  {
+    name: 'defaults only',
+    webhook: {},
+    weight: '70',
+    height: '175',
+    sources: { weight: 'default', height: 'default' },
+  },
+  {
+    name: 'embed over default',
+    embed: '{"weightKg": 80}',
+    webhook: {},
+    weight: '80',
+    height: '175',
+    sources: { weight: 'embed', height: 'default' },
+  },
+  {
+    name: 'webhook over embed, field by field',
+    embed: '{"weightKg": 80, "heightCm": 180}',
+    webhook: { weightKg: 90 },
+    weight: '90',
+    height: '180',
+    sources: { weight: 'webhook', height: 'embed' },
+  },
+  {
+    name: 'typed over webhook and embed',
+    embed: '{"weightKg": 80, "heightCm": 180}',
+    webhook: { weightKg: 90, heightCm: 190 },
+    typed: '65',
+    weight: '65',
+    height: '190',
+    sources: { weight: 'typed', height: 'webhook' },
+  },
+  {
+    name: 'embed values failing the rules are ignored (range, type, unknown key)',
+    embed: '{"weightKg": 1000, "heightCm": "180", "shoeSize": 44}',
+    webhook: {},
+    weight: '70',
+    height: '175',
+    sources: { weight: 'default', height: 'default' },
+  },
+  {
+    name: 'a webhook value failing the rules leaves the embed value',
+    embed: '{"weight": 82.5}',
+    webhook: { weight: 5000, heightCm: 170 },
+    weight: '82.5',
+    height: '170',
+    sources: { weight: 'embed', height: 'webhook' },
+  },
+  {
+    name: 'broken JSON in data-values is ignored',
+    embed: '{weightKg: 80',
+    webhook: {},
+    weight: '70',
+    height: '175',
+    sources: { weight: 'default', height: 'default' },
+  },
+];
+
+test.each(TABLE)('precedence: $name', async (row) => {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const apiKey = await accountWithWebhook(row.webhook, gate);
+  await page.goto(
+    site.page(
+      `/${crypto.randomUUID()}`,
+      hostPage({
+        api: api.url,
+        widgets: [{ calcId: 'bmi', apiKey, attributes: row.embed ? attribute(row.embed) : 'data-units="metric"' }],
+      }),
+    ),
+  );
+  // Before the answer: the page's values are already shown and computed with.
+  await waitForEvent(page, 'calc:result', 'w0');
+  const first = (await events(page, 'calc:result', 'w0'))[0];
+  if (row.embed?.includes('"weightKg": 80')) expect(first?.detail.values).toMatchObject({ weight: 80 });
+  if (row.typed) await field(page, 'w0', 'weight').fill(row.typed);
+  release();
+  const ready = await waitForEvent(page, 'calc:ready', 'w0');
+  expect(await field(page, 'w0', 'weight').inputValue()).toBe(row.weight);
+  expect(await field(page, 'w0', 'height').inputValue()).toBe(row.height);
+  expect(ready.detail).toEqual({
+    calcId: 'bmi',
+    sources: row.sources,
+    values: { weight: Number(row.weight), height: Number(row.height) },
+  });
+  const bmi = Number(row.weight) / (Number(row.height) / 100) ** 2;
+  expect(await resultValue(page, 'w0').textContent()).toBe(bmi.toFixed(1));
+});
+
+test('data-values in the displayed units: imperial weight and height keys, select options checked', async () => {
+  const apiKey = await accountWithWebhook({});
+  await page.goto(
+    site.page(
+      `/${crypto.randomUUID()}`,
+      hostPage({
+        api: api.url,
+        widgets: [
+          { calcId: 'bmi', apiKey, attributes: `data-units="imperial" data-values='{"weight": 180, "heightCm": 180}'` },
+          { calcId: 'body-fat', apiKey, attributes: `data-values='{"sex": "female", "hipCm": 100}'` },
+          { calcId: 'tdee', apiKey, attributes: `data-values='{"activity": "sometimes"}'` },
+        ],
+      }),
+    ),
+  );
+  const bmi = await waitForEvent(page, 'calc:ready', 'w0');
+  expect(await field(page, 'w0', 'weight').inputValue()).toBe('180');
+  expect(await field(page, 'w0', 'height').inputValue()).toBe('70.9');
+  expect(bmi.detail.sources).toEqual({ weight: 'embed', height: 'embed' });
+  const bodyFat = await waitForEvent(page, 'calc:ready', 'w1');
+  expect(await field(page, 'w1', 'sex').inputValue()).toBe('female');
+  expect(await field(page, 'w1', 'hip').isVisible()).toBe(true);
+  expect((bodyFat.detail.sources as Record<string, string>).sex).toBe('embed');
+  const tdee = await waitForEvent(page, 'calc:ready', 'w2');
+  expect(await field(page, 'w2', 'activity').inputValue()).toBe('moderate');
+  expect((tdee.detail.sources as Record<string, string>).activity).toBe('default');
+});
