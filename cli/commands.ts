@@ -21,6 +21,7 @@ import Login from './commands/login.ts';
 import Logout from './commands/logout.ts';
 import Serve from './commands/serve.ts';
 import Signup from './commands/signup.ts';
+import Usage from './commands/usage.ts';
 import Whoami from './commands/whoami.ts';
 
 /**
@@ -51,4 +52,5 @@ export const commands: Record<string, Command.Class> = {
   embed: Embed,
   'keys:rotate': KeysRotate,
   'keys:signing-secret': KeysSigningSecret,
+  usage: Usage,
 };

@@ -1,6 +1,7 @@
 import { OwnerCommand } from '../owner-command.ts';
 import type { AccountOverviewBody } from '../lib/api-types.ts';
 import { formatDetails } from '../lib/details.ts';
+import { quotaSummary, quotaWarnings } from '../lib/quota.ts';
 
 export default class Whoami extends OwnerCommand {
   static override summary = "Show the signed-in account, its plan and this month's usage.";
@@ -16,12 +17,14 @@ export default class Whoami extends OwnerCommand {
       formatDetails([
         ['Email', account.email],
         ['Plan', account.plan],
-        ['Usage', `${usage.used} of ${usage.limit} widget loads in ${usage.period}`],
+        ['Usage', quotaSummary(usage)],
         ['API key', account.apiKey],
         ['Server', api.baseUrl],
         ['Public URL', body.publicUrl],
       ]),
     );
+    const warnings = quotaWarnings(usage);
+    if (warnings.length > 0) this.log(['', ...warnings].join('\n'));
     return body;
   }
 }

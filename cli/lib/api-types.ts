@@ -6,6 +6,7 @@ import type { Static } from 'elysia';
 import type { AccountEnvelope, AccountOverview, Session } from '../../src/modules/accounts/model.ts';
 import type { DomainEnvelope, DomainList } from '../../src/modules/domains/model.ts';
 import type { SigningSecretAnswer } from '../../src/modules/signing-secret/model.ts';
+import type { UsageReport } from '../../src/modules/usage/model.ts';
 import type { ConfigAnswer, TestAnswer } from '../../src/modules/widget-config/model.ts';
 
 export type SessionBody = Static<typeof Session>;
@@ -34,3 +35,4 @@ export interface CalculatorBody {
 export type WidgetConfigBody = Static<typeof ConfigAnswer>;
 export type TestWebhookBody = Static<typeof TestAnswer>;
 export type SigningSecretBody = Static<typeof SigningSecretAnswer>;
+export type UsageReportBody = Static<typeof UsageReport>;

@@ -1,9 +1,14 @@
-/** Aligned columns for people; scripts use `--json`. */
-export function formatTable(headers: string[], rows: string[][]): string {
+/**
+ * Aligned columns for people; scripts use `--json`. Columns listed in `right` (numbers)
+ * are aligned to the right.
+ */
+export function formatTable(headers: string[], rows: string[][], right: readonly number[] = []): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .map((c, i) =>
+        right.includes(i) ? c.padStart(widths[i] ?? 0) : i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0),
+      )
       .join('  ')
       .trimEnd();
   return [line(headers), ...rows.map(line)].join('\n');
