@@ -6,6 +6,7 @@ import type { Static } from 'elysia';
 import type { PublicCalculator } from '../../src/calculators/definition.ts';
 import type { AccountEnvelope, AccountOverview, Session } from '../../src/modules/accounts/model.ts';
 import type { DomainEnvelope, DomainList } from '../../src/modules/domains/model.ts';
+import type { SigningSecretAnswer } from '../../src/modules/signing-secret/model.ts';
 import type { UsageReport } from '../../src/modules/usage/model.ts';
 import type { ConfigAnswer, TestAnswer } from '../../src/modules/widget-config/model.ts';
 import type { LoadAnswer } from '../../src/modules/widget/model.ts';
@@ -31,3 +32,4 @@ export interface CalculatorBody {
 }
 
 export type UsageBody = Static<typeof UsageReport>;
+export type SigningSecretBody = Static<typeof SigningSecretAnswer>;

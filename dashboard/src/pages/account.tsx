@@ -6,7 +6,7 @@ import { PageTitle } from '../components/page-title.tsx';
 import { endSession, startSession } from '../session.ts';
 import { formatDateTime } from '../format.ts';
 import { useApi } from '../use-api.ts';
-import type { OverviewBody } from '../types.ts';
+import type { OverviewBody, SigningSecretBody } from '../types.ts';
 
 function ChangePassword() {
   const [current, setCurrent] = useState('');
@@ -90,12 +90,6 @@ function Sessions() {
       <Notice notice={notice} />
     </section>
   );
-}
-
-interface SigningSecretBody {
-  signingSecret: string;
-  createdAt: string;
-  previousValidUntil: string | null;
 }
 
 function SigningSecret() {

@@ -14,6 +14,9 @@ import { screenshot } from '../../widget/support/browser.ts';
 
 export const PASSWORD = 'correct horse battery';
 
+/** A flow through several pages in a browser on a busy 2-core machine (bun's default is 5 s). */
+export const FLOW_TIMEOUT_MS = 120_000;
+
 export interface DashboardServer {
   app: TestApp;
   url: string;
@@ -85,7 +88,7 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
 }
 
 /** The token the page holds, from sessionStorage (the only place it may be). */

@@ -1,0 +1,256 @@
+/**
+ * The dashboard's quality bar in Chromium: axe-core on every page at 1280 and 375 px,
+ * keyboard-only use, the system colour scheme, the usage page and the account page.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ROOT } from '../helpers/process.ts';
+import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
+import { launchChromium } from '../widget/support/browser.ts';
+import {
+  dashboardContext,
+  docsScreenshot,
+  expectOnlyLocal,
+  FLOW_TIMEOUT_MS,
+  PASSWORD,
+  signIn,
+  startDashboard,
+  type DashboardServer,
+} from './support/dashboard.ts';
+
+let browser: Browser;
+let server: DashboardServer;
+let axeSource: string;
+let owner: Awaited<ReturnType<DashboardServer['app']['signup']>>;
+
+beforeAll(async () => {
+  server = startDashboard();
+  browser = await launchChromium();
+  axeSource = await Bun.file(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')).text();
+  owner = await server.app.signup(`quality-${crypto.randomUUID().slice(0, 6)}@shop.example`, PASSWORD);
+  // Something on every page: domains (one pending), loads on two calculators from two sites.
+  for (const domain of ['https://shop.example', 'https://*.blog.example'])
+    await server.api('POST', '/v1/domains', owner.token, { domain });
+  await fetch(`${server.url}/v1/widget/register-domain`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiKey: owner.apiKey, domain: 'https://new.example' }),
+  });
+  for (const [domain, calcId, times] of [
+    ['https://shop.example', 'bmi', 3],
+    ['https://a.blog.example', 'loan', 2],
+  ] as const) {
+    for (let i = 0; i < times; i++) {
+      const res = await fetch(`${server.url}/v1/widget/load`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiKey: owner.apiKey, domain, calcId }),
+      });
+      expect(res.status).toBe(200);
+    }
+  }
+}, HOOK_TIMEOUT_MS);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+}, HOOK_TIMEOUT_MS);
+
+const PAGES: { path: string; title: string }[] = [
+  { path: '/dashboard', title: 'Overview' },
+  { path: '/dashboard/domains', title: 'Domains' },
+  { path: '/dashboard/calculators', title: 'Calculators' },
+  { path: '/dashboard/calculators/bmi', title: 'Body Mass Index (BMI)' },
+  { path: '/dashboard/usage', title: 'Usage' },
+  { path: '/dashboard/account', title: 'Account' },
+];
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core, run through the DevTools protocol (the page's policy rightly forbids inline scripts). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run(document)).violations;
+  })) as AxeViolation[];
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+for (const width of [1280, 375]) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(
+      `axe-core: no serious or critical violation on any page at ${width} px (${colorScheme})`,
+      async () => {
+        const { context, watched } = await dashboardContext(browser, { width, colorScheme });
+        const page = await context.newPage();
+        await page.goto(`${server.url}/dashboard`);
+        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+        expect(await seriousViolations(page)).toEqual([]);
+        await signIn(page, owner.email);
+        for (const { path, title } of PAGES) {
+          await page.goto(`${server.url}${path}`);
+          await page.getByRole('heading', { level: 1, name: title }).waitFor();
+          // Wait for the page's data, not for time.
+          await page.waitForFunction(() => document.querySelectorAll('main .card, main table, main li').length > 0);
+          expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
+          // Nothing wider than the window: no sideways scrolling of the page itself.
+          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+          if (width === 375 && colorScheme === 'light' && path === '/dashboard')
+            await docsScreenshot(page, 'overview-375');
+          if (width === 1280 && colorScheme === 'dark' && path === '/dashboard/usage')
+            await docsScreenshot(page, 'usage-dark');
+        }
+        expectOnlyLocal(watched, server.url);
+        expect(watched.violations).toEqual([]);
+        await context.close();
+      },
+      FLOW_TIMEOUT_MS,
+    );
+  }
+}
+
+test(
+  'follows prefers-color-scheme',
+  async () => {
+    const backgrounds: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { context } = await dashboardContext(browser, { colorScheme });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/dashboard`);
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      backgrounds.push(await page.evaluate(() => getComputedStyle(document.body).backgroundColor));
+      await context.close();
+    }
+    expect(backgrounds[0]).toBe('rgb(246, 247, 249)');
+    expect(backgrounds[1]).toBe('rgb(17, 20, 24)');
+  },
+  FLOW_TIMEOUT_MS,
+);
+
+test(
+  'keyboard only: sign in, move between pages, add a domain, rotate the key through its dialog',
+  async () => {
+    const { context } = await dashboardContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/dashboard`);
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('id') ?? document.activeElement?.textContent);
+    // The email field has focus on arrival.
+    expect(await focused()).toBe('email');
+    await page.keyboard.type(owner.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+
+    // Tab to the Domains link and follow it: focus lands on the new page's heading.
+    for (let i = 0; i < 20 && (await focused()) !== 'Domains'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Domains');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Domains' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    for (let i = 0; i < 10 && (await focused()) !== 'origin'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('origin');
+    await page.keyboard.type('https://keys.example');
+    await page.keyboard.press('Enter');
+    await page.getByText('https://keys.example is active.').waitFor();
+    const domains = (await server.api('GET', '/v1/domains', owner.token)).json.domains as { domain: string }[];
+    expect(domains.some((d) => d.domain === 'https://keys.example')).toBe(true);
+
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    for (let i = 0; i < 25 && (await focused()) !== 'Rotate key'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Rotate key');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Rotate the API key?' });
+    await dialog.waitFor();
+    // Escape closes it and nothing changes; focus returns to the button.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await focused()).toBe('Rotate key');
+    const key = (await server.api('GET', '/v1/account', owner.token)).json.account.apiKey;
+    expect(key).toBe(owner.apiKey);
+    await context.close();
+  },
+  FLOW_TIMEOUT_MS,
+);
+
+test(
+  'usage: chart and table by day, calculator and domain for a chosen range',
+  async () => {
+    const { context } = await dashboardContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/dashboard/usage`);
+    await signIn(page, owner.email);
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByText(/5 loads from/).waitFor();
+    await page.getByText('Loads per day as a table').click();
+    await page.getByRole('row', { name: new RegExp(`${today} 5`) }).waitFor();
+
+    await page.getByLabel('Group by').selectOption('calculator');
+    const byCalculator = page.getByRole('table', { name: 'Loads by calculator' });
+    await byCalculator.getByRole('row', { name: 'bmi 3' }).waitFor();
+    await byCalculator.getByRole('row', { name: 'loan 2' }).waitFor();
+    await page.getByLabel('Group by').selectOption('domain');
+    const byDomain = page.getByRole('table', { name: 'Loads by domain' });
+    await byDomain.getByRole('row', { name: 'https://shop.example 3' }).waitFor();
+    await byDomain.getByRole('row', { name: 'https://a.blog.example 2' }).waitFor();
+    expect(await page.locator('.chart canvas').count()).toBe(1);
+    await docsScreenshot(page, 'usage');
+
+    // A range without today shows nothing, as the API says.
+    const report = (await server.api('GET', '/v1/usage?from=2025-01-01&to=2025-01-31', owner.token)).json;
+    expect(report.total).toBe(0);
+    await page.getByLabel('From').fill('2025-01-01');
+    await page.getByLabel('To').fill('2025-01-31');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByText('0 loads from 2025-01-01 to 2025-01-31').waitFor();
+    // A range the server refuses shows its message.
+    await page.getByLabel('From').fill('2023-01-01');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /366|days/ })
+      .waitFor();
+    await context.close();
+  },
+  FLOW_TIMEOUT_MS,
+);
+
+test(
+  'account: the signing secret is hidden until revealed and rotates after confirmation',
+  async () => {
+    const { context } = await dashboardContext(browser);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/dashboard/account`);
+    await signIn(page, owner.email);
+    const first = (await server.api('GET', '/v1/account/signing-secret', owner.token)).json;
+    await page.getByRole('button', { name: 'Reveal secret' }).waitFor();
+    expect(await page.locator('main').textContent()).not.toContain(first.signingSecret);
+    await page.getByRole('button', { name: 'Reveal secret' }).click();
+    await page.getByText(first.signingSecret).waitFor();
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page
+      .getByRole('dialog', { name: 'Rotate the signing secret?' })
+      .getByRole('button', { name: 'Rotate' })
+      .click();
+    await page.getByText('New signing secret created').waitFor();
+    const second = (await server.api('GET', '/v1/account/signing-secret', owner.token)).json;
+    expect(second.signingSecret).not.toBe(first.signingSecret);
+    expect(second.previousValidUntil).not.toBeNull();
+    await page.getByText(second.signingSecret).waitFor();
+    await page.getByText(/previous secret stays valid until/).waitFor();
+    await docsScreenshot(page, 'account');
+    await context.close();
+  },
+  FLOW_TIMEOUT_MS,
+);
