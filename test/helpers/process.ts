@@ -110,7 +110,7 @@ function newestSourceMtime(): number {
       else newest = Math.max(newest, statSync(path).mtimeMs);
     }
   };
-  for (const dir of ['src', 'cli', 'widget', 'migrations']) walk(join(ROOT, dir));
+  for (const dir of ['src', 'cli', 'widget', 'dashboard', 'migrations']) walk(join(ROOT, dir));
   newest = Math.max(newest, statSync(join(ROOT, 'package.json')).mtimeMs);
   return newest;
 }
