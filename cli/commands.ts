@@ -10,6 +10,7 @@ import ConfigGet from './commands/config/get.ts';
 import ConfigRemoveWebhook from './commands/config/remove-webhook.ts';
 import ConfigSetWebhook from './commands/config/set-webhook.ts';
 import ConfigTestWebhook from './commands/config/test-webhook.ts';
+import ContextMint from './commands/context/mint.ts';
 import DomainsAdd from './commands/domains/add.ts';
 import DomainsApprove from './commands/domains/approve.ts';
 import Domains from './commands/domains/index.ts';
@@ -48,6 +49,7 @@ export const commands: Record<string, Command.Class> = {
   'config:set-webhook': ConfigSetWebhook,
   'config:remove-webhook': ConfigRemoveWebhook,
   'config:test-webhook': ConfigTestWebhook,
+  'context:mint': ContextMint,
   calculators: Calculators,
   embed: Embed,
   'keys:rotate': KeysRotate,

@@ -87,6 +87,7 @@ export function createApp(options: AppOptions) {
   const webhook: PullDeps = {
     configs,
     cipher,
+    signingSecrets,
     statusLog,
     limiter: createInFlightLimiter({ perAccount: 8, total: config.webhookMaxInFlight }),
     resolve: options.resolve ?? systemResolver,
@@ -98,13 +99,13 @@ export function createApp(options: AppOptions) {
   };
   const prefill: Prefill =
     options.prefill ??
-    ((account, calculator) => {
+    ((account, calculator, visit) => {
       // A load's pull counts as a call in the owner's usage; a test-webhook's does not.
       const counted = (result: PullResult) => {
         if (!NOT_CALLED.has(result.outcome)) usage.countCall(account.id, dayOf(now()), calculator.id, result.outcome);
         return result.values;
       };
-      const pulled = pullWebhook(webhook, account, calculator);
+      const pulled = pullWebhook(webhook, account, calculator, visit);
       return pulled instanceof Promise ? pulled.then(counted) : counted(pulled);
     });
   // The peer address is known to the server only once it listens.
@@ -140,7 +141,7 @@ export function createApp(options: AppOptions) {
         }),
         signingSecretModule({ signingSecrets, tokens, accounts }),
         domainsModule({ domains, now, tokens, accounts }),
-        widgetConfigModule({ ...webhook, tokens, accounts }),
+        widgetConfigModule({ ...webhook, tokens, accounts, domains }),
         usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }),
       ],
     },

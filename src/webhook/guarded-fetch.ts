@@ -33,6 +33,8 @@ export interface GuardedFetchDeps {
   /** Cap on the decoded body. Default 256 KiB. */
   maxBytes?: number;
   userAgent: string;
+  /** The service's own signed headers (`Calc-*`), set after the configured ones. */
+  signed?: Record<string, string>;
 }
 
 const DEFAULT_TIMEOUT_MS = 5000;
@@ -109,7 +111,11 @@ export async function guardedFetch(
     try {
       response = await fetch(url, {
         method: 'GET',
-        headers: buildRequestHeaders(headers, { userAgent: deps.userAgent, host: target.url.host }),
+        headers: buildRequestHeaders(headers, {
+          userAgent: deps.userAgent,
+          host: target.url.host,
+          signed: deps.signed,
+        }),
         signal,
         // A 3xx is a failure: following it would carry the customer's secret
         // headers to a host that was never checked.

@@ -72,13 +72,13 @@ export function validateWebhookHeaders(input: unknown): HeaderValidation {
 
 /**
  * Builds the outgoing request headers: `Accept: application/json` and the service's
- * `User-Agent`, then the configured headers (which win, ignoring case), then `Host`.
- * Configured entries that break the rules are dropped here too, in case the stored
- * config predates a rule.
+ * `User-Agent`, then the configured headers (which win, ignoring case), then the signed
+ * `Calc-*` headers and `Host`. Configured entries that break the rules are dropped here
+ * too, in case the stored config predates a rule.
  */
 export function buildRequestHeaders(
   configured: Record<string, string>,
-  service: { userAgent: string; host: string },
+  service: { userAgent: string; host: string; signed?: Record<string, string> },
 ): Headers {
   const headers = new Headers();
   headers.set('Accept', 'application/json');
@@ -86,6 +86,7 @@ export function buildRequestHeaders(
   for (const [name, value] of Object.entries(configured)) {
     if (headerProblem(name, value) === null) headers.set(name, value);
   }
+  if (service.signed) for (const [name, value] of Object.entries(service.signed)) headers.set(name, value);
   // Always the checked URL's own host: the request goes to the pinned IP and the
   // Host header is what the customer's virtual host and TLS name rely on.
   headers.set('Host', service.host);

@@ -1,3 +1,4 @@
+import { Flags } from '@oclif/core';
 import { OwnerCommand } from '../../owner-command.ts';
 import type { TestWebhookBody } from '../../lib/api-types.ts';
 import { EXIT } from '../../base-command.ts';
@@ -16,13 +17,21 @@ export default class ConfigTestWebhook extends OwnerCommand {
   static override examples = [
     '<%= config.bin %> config test-webhook bmi',
     '<%= config.bin %> config test-webhook bmi --json',
+    '<%= config.bin %> config test-webhook bmi --visitor cust_42',
   ];
   static override args = { calcId: calcIdArg };
+  static override flags = {
+    visitor: Flags.string({
+      description: 'make the call as this visitor: it carries Calc-Visitor, as a load with a valid data-context does',
+    }),
+  };
 
   async run() {
     const { args, flags } = await this.parse(ConfigTestWebhook);
     const calcId = calcIdSegment(args.calcId);
-    const { body } = await this.api(flags).post<TestWebhookBody>(`/v1/widget-config/${calcId}/test-webhook`);
+    const { body } = await this.api(flags).post<TestWebhookBody>(`/v1/widget-config/${calcId}/test-webhook`, {
+      body: flags.visitor === undefined ? undefined : { visitor: flags.visitor },
+    });
     const values = Object.entries(body.values);
     this.log(
       formatDetails([

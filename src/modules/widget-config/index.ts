@@ -1,19 +1,22 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import type { AccountsStore } from '../../db/accounts-store.ts';
+import type { DomainsStore } from '../../db/domains-store.ts';
 import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
 import { ownerAuth } from '../accounts/auth.ts';
 import type { TokenService } from '../accounts/tokens.ts';
 import { LoadAnswer } from '../widget/model.ts';
-import { ConfigAnswer, ConfigBody, PreviewBody, TestAnswer } from './model.ts';
+import { ConfigAnswer, ConfigBody, PreviewBody, TestAnswer, TestBody } from './model.ts';
 import { pullWebhook, type PullDeps } from './pull.ts';
 import { requireCalculator } from '../calculators/service.ts';
 import { toPublic } from '../../calculators/definition.ts';
-import { readConfig, saveConfig, type ConfigDeps } from './service.ts';
+import { readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
 
 const bearer = [{ bearer: [] }];
 
 /** Owner routes for per-calculator widget config and the webhook's diagnostics. */
-export function widgetConfigModule(deps: ConfigDeps & PullDeps & { tokens: TokenService; accounts: AccountsStore }) {
+export function widgetConfigModule(
+  deps: ConfigDeps & PullDeps & { tokens: TokenService; accounts: AccountsStore; domains: DomainsStore },
+) {
   return new Elysia()
     .use(ownerAuth(deps))
     .get('/v1/widget-config/:calcId', ({ account, params }) => readConfig(deps, account.id, params.calcId), {
@@ -43,16 +46,18 @@ export function widgetConfigModule(deps: ConfigDeps & PullDeps & { tokens: Token
     )
     .post(
       '/v1/widget-config/:calcId/test-webhook',
-      async ({ account, params }) => {
+      async ({ account, params, body }) => {
         const { outcome, httpStatus, durationMs, values, ignoredKeys } = await pullWebhook(
           deps,
           account,
           requireCalculator(params.calcId),
+          testVisit(deps, account.id, body?.visitor),
         );
         return { outcome, httpStatus, durationMs, values, ignoredKeys };
       },
       {
         params: CalcIdParam,
+        body: t.Optional(TestBody),
         response: { 200: TestAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
         detail: { summary: 'Run the guarded webhook fetch now and show what it would pre-fill', security: bearer },
       },
@@ -61,7 +66,7 @@ export function widgetConfigModule(deps: ConfigDeps & PullDeps & { tokens: Token
       '/v1/widget/preview',
       async ({ account, body }) => {
         const calculator = requireCalculator(body.calcId);
-        const { values } = await pullWebhook(deps, account, calculator);
+        const { values } = await pullWebhook(deps, account, calculator, testVisit(deps, account.id, undefined));
         return { calcId: calculator.id, calculator: toPublic(calculator), values };
       },
       {

@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { VISITOR_PATTERN } from '../visitor-context/token.ts';
 import { PULL_OUTCOMES } from './status-log.ts';
 
 export const REDACTED = '<redacted>';
@@ -46,4 +47,13 @@ export const TestAnswer = t.Object({
   durationMs: t.Number(),
   values: t.Record(t.String(), t.Union([t.Number(), t.String()])),
   ignoredKeys: t.Array(t.String()),
+});
+
+export const TestBody = t.Object({
+  visitor: t.Optional(
+    t.String({
+      pattern: VISITOR_PATTERN,
+      description: 'Make the test pull as this visitor (Calc-Visitor): 1–128 printable ASCII characters',
+    }),
+  ),
 });

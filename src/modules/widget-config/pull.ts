@@ -6,13 +6,17 @@ import type { AddressPolicy } from '../../webhook/address-policy.ts';
 import { guardedFetch } from '../../webhook/guarded-fetch.ts';
 import type { InFlightLimiter } from '../../webhook/in-flight.ts';
 import { mergeWebhookValues } from '../../webhook/merge.ts';
+import { signedPullHeaders } from '../../webhook/signature.ts';
 import type { Resolver } from '../../webhook/url-check.ts';
+import type { SigningSecrets } from '../signing-secret/service.ts';
+import { verifyContext } from '../visitor-context/token.ts';
 import type { HeaderCipher } from './header-cipher.ts';
 import type { PullOutcome, StatusLog } from './status-log.ts';
 
 export interface PullDeps {
   configs: WidgetConfigStore;
   cipher: HeaderCipher;
+  signingSecrets: Pick<SigningSecrets, 'active'>;
   statusLog: StatusLog;
   limiter: InFlightLimiter;
   resolve: Resolver;
@@ -29,6 +33,16 @@ export interface PullResult {
   durationMs: number;
   values: FieldValues;
   ignoredKeys: string[];
+}
+
+/**
+ * Whom a pull is for: the page's origin, and the visitor as the page's context token
+ * claims it (checked here) or as the owner names it in a test pull (trusted).
+ */
+export interface PullVisit {
+  origin: string;
+  context?: string;
+  visitor?: string;
 }
 
 export const rowId = (accountId: string, calcId: string) => `${accountId}/${calcId}`;
@@ -51,6 +65,7 @@ export function pullWebhook(
   deps: PullDeps,
   account: AccountRow,
   calculator: CalculatorDefinition,
+  visit: PullVisit,
 ): PullResult | Promise<PullResult> {
   if (account.plan !== 'extra') return nothing('plan_required');
   const startedAt = performance.now();
@@ -83,7 +98,37 @@ export function pullWebhook(
       return recordOutcome(deps, account, calculator, nothing('unreachable'), startedAt);
     }
   }
-  return callWebhook(deps, { url: config.webhookUrl, headers, account, calculator, startedAt }, release);
+  let signed: Record<string, string>;
+  try {
+    signed = signPull(deps, account, calculator, config.webhookUrl, visit);
+  } catch {
+    release();
+    // Same as the headers: an owner who checks signatures would refuse an unsigned call.
+    deps.logger.error("the signing secret cannot be decrypted; check the data directory's webhook-key", {
+      accountId: account.id,
+      calcId: calculator.id,
+    });
+    return recordOutcome(deps, account, calculator, nothing('unreachable'), startedAt);
+  }
+  return callWebhook(deps, { url: config.webhookUrl, headers, signed, account, calculator, startedAt }, release);
+}
+
+/** The signed `Calc-*` headers; a context that does not verify only means no visitor. */
+function signPull(
+  deps: PullDeps,
+  account: AccountRow,
+  calculator: CalculatorDefinition,
+  url: string,
+  visit: PullVisit,
+): Record<string, string> {
+  const secrets = deps.signingSecrets.active(account.id);
+  const nowSeconds = Math.floor(deps.now().getTime() / 1000);
+  const visitor =
+    visit.visitor ??
+    (visit.context === undefined
+      ? null
+      : verifyContext(visit.context, secrets, { calcId: calculator.id, origin: visit.origin, nowSeconds }));
+  return signedPullHeaders({ url, calcId: calculator.id, origin: visit.origin, visitor }, secrets, nowSeconds);
 }
 
 async function callWebhook(
@@ -91,6 +136,7 @@ async function callWebhook(
   call: {
     url: string;
     headers: Record<string, string>;
+    signed: Record<string, string>;
     account: AccountRow;
     calculator: CalculatorDefinition;
     startedAt: number;
@@ -103,6 +149,7 @@ async function callWebhook(
       policy: deps.policy,
       userAgent: deps.userAgent,
       timeoutMs: deps.timeoutMs,
+      signed: call.signed,
     });
     const merged =
       fetched.outcome === 'ok' ? mergeWebhookValues(call.calculator, fetched.body) : { values: {}, ignoredKeys: [] };

@@ -1,4 +1,5 @@
 import type { AccountRow } from '../../db/accounts-store.ts';
+import type { DomainsStore } from '../../db/domains-store.ts';
 import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { requireCalculator } from '../calculators/service.ts';
@@ -7,7 +8,7 @@ import { validateWebhookHeaders } from '../../webhook/headers.ts';
 import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver } from '../../webhook/url-check.ts';
 import type { HeaderCipher } from './header-cipher.ts';
 import { REDACTED } from './model.ts';
-import { rowId } from './pull.ts';
+import { rowId, type PullVisit } from './pull.ts';
 import type { StatusLog, WebhookStatus } from './status-log.ts';
 
 export interface ConfigDeps {
@@ -160,4 +161,14 @@ async function checkUrl(deps: ConfigDeps, raw: string): Promise<void> {
     signal: AbortSignal.timeout(5000),
   });
   if (!checked.ok) throw new AppError('invalid_webhook_url', `config.webhook.url is refused: ${checked.reason}.`);
+}
+
+/**
+ * Whom a test pull is for: the named visitor (the owner is signed in, so no token is
+ * needed) and, as there is no page, the account's oldest active origin, or an empty
+ * `Calc-Origin` when it has none.
+ */
+export function testVisit(deps: { domains: DomainsStore }, accountId: string, visitor: string | undefined): PullVisit {
+  const origin = deps.domains.list(accountId).find((domain) => domain.status === 'active')?.origin ?? '';
+  return visitor === undefined ? { origin } : { origin, visitor };
 }

@@ -10,9 +10,14 @@ import { authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './se
 
 /**
  * Fetches pre-fill values for a load (the guarded webhook pull, or a test's stand-in);
- * answers without a promise when there is nothing to fetch.
+ * answers without a promise when there is nothing to fetch. `visit` is the page's
+ * origin and the visitor context token the page sent, unchecked.
  */
-export type Prefill = (account: AccountRow, calculator: CalculatorDefinition) => FieldValues | Promise<FieldValues>;
+export type Prefill = (
+  account: AccountRow,
+  calculator: CalculatorDefinition,
+  visit: { origin: string; context?: string },
+) => FieldValues | Promise<FieldValues>;
 
 /**
  * The load answer. The definition is its bulk and never changes, so it is serialised
@@ -71,7 +76,7 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
       answer(body, request) {
         const { account, calculator, origin } = authoriseWidget(deps, body, request.headers.get('origin'));
         useQuota(deps, account, { calcId: calculator.id, origin });
-        const values = deps.prefill(account, calculator);
+        const values = deps.prefill(account, calculator, { origin, context: body.context });
         return values instanceof Promise
           ? values.then((found) => loadAnswer(calculator, found))
           : loadAnswer(calculator, values);

@@ -1,0 +1,110 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { normaliseOrigin } from '../domains/origin.ts';
+
+/**
+ * Visitor context tokens: compact JWTs, HS256 only, signed with the account's signing
+ * secret by the owner's backend (docs/webhooks.md). Hand-written rather than a JWT
+ * library: the rules are few and strict, and the check runs inside widget loads
+ * (docs/decisions.md, "Visitor context tokens").
+ */
+
+/** Longer tokens are bad contexts, never parsed. */
+const MAX_CONTEXT_CHARS = 2048;
+/** `exp` may be at most this far ahead: a token is a short-lived statement. */
+export const MAX_CONTEXT_LIFETIME_S = 24 * 60 * 60;
+/**
+ * 1–128 printable ASCII characters. No space at either end: it would not survive as an
+ * HTTP header value, and the signed pull must carry it exactly.
+ */
+export const VISITOR_PATTERN = '^[\\x21-\\x7e](?:[\\x20-\\x7e]{0,126}[\\x21-\\x7e])?$';
+const SUB = new RegExp(VISITOR_PATTERN);
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const HEADER = { alg: 'HS256', typ: 'JWT' } as const;
+
+export interface ContextClaims {
+  sub: string;
+  exp: number;
+  calc?: string;
+  origin?: string;
+}
+
+/** What a load expects of a token: its calculator, its page's origin, and the time. */
+export interface ContextExpectation {
+  calcId: string;
+  origin: string;
+  nowSeconds: number;
+}
+
+export function isVisitorId(value: string): boolean {
+  return SUB.test(value);
+}
+
+function decodeObject(segment: string): Record<string, unknown> | null {
+  if (!BASE64URL.test(segment)) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function sign(secret: string, signingInput: string): Buffer {
+  return createHmac('sha256', secret).update(signingInput).digest();
+}
+
+function originMatches(claim: unknown, origin: string): boolean {
+  if (typeof claim !== 'string') return false;
+  try {
+    const normalised = normaliseOrigin(claim);
+    return !normalised.wildcard && normalised.origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The token's `sub` when it is valid for this load, else null: any secret of `secrets`
+ * may have signed it (a rotation's overlap). Never throws: a bad context only means
+ * no visitor. The signature is checked (constant-time) before any claim is read.
+ */
+export function verifyContext(token: unknown, secrets: readonly string[], expected: ContextExpectation): string | null {
+  if (typeof token !== 'string' || token.length > MAX_CONTEXT_CHARS) return null;
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  const [headerPart = '', claimsPart = '', signaturePart = ''] = parts;
+  const header = decodeObject(headerPart);
+  // HS256 only: never `none`, never an algorithm the token chooses; no extensions.
+  if (header === null || header.alg !== HEADER.alg || header.crit !== undefined) return null;
+  if (!BASE64URL.test(signaturePart)) return null;
+  const signature = Buffer.from(signaturePart, 'base64url');
+  if (signature.length !== 32) return null;
+  const signingInput = `${headerPart}.${claimsPart}`;
+  let signed = false;
+  for (const secret of secrets) {
+    // Every secret is tried, so the time taken does not tell which one matched.
+    if (timingSafeEqual(sign(secret, signingInput), signature)) signed = true;
+  }
+  if (!signed) return null;
+
+  const claims = decodeObject(claimsPart);
+  if (claims === null) return null;
+  const { sub, exp, nbf, calc, origin } = claims;
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) return null;
+  if (exp <= expected.nowSeconds || exp > expected.nowSeconds + MAX_CONTEXT_LIFETIME_S) return null;
+  if (nbf !== undefined && (typeof nbf !== 'number' || nbf > expected.nowSeconds)) return null;
+  if (typeof sub !== 'string' || !isVisitorId(sub)) return null;
+  if (calc !== undefined && calc !== expected.calcId) return null;
+  if (origin !== undefined && !originMatches(origin, expected.origin)) return null;
+  return sub;
+}
+
+const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** Mints a token as an owner's backend would (the CLI and tests). */
+export function mintContext(secret: string, claims: ContextClaims): string {
+  const signingInput = `${encode(HEADER)}.${encode(claims)}`;
+  return `${signingInput}.${sign(secret, signingInput).toString('base64url')}`;
+}
