@@ -8,8 +8,15 @@ import { dirname, join } from 'node:path';
 
 const ROOT = join(import.meta.dir, '..');
 
-/** `entry` defaults to the product's (cli/bin.ts); benches compile their baselines the same way. */
-export function compileExecutable(outfile: string, entry = 'cli/bin.ts'): { ok: boolean; ms: number; output: string } {
+/**
+ * `entry` defaults to the product's (cli/bin.ts); benches compile their baselines the same
+ * way, some from a copy of the tree (`root`).
+ */
+export function compileExecutable(
+  outfile: string,
+  entry = 'cli/bin.ts',
+  root = ROOT,
+): { ok: boolean; ms: number; output: string } {
   mkdirSync(dirname(outfile), { recursive: true });
   const started = performance.now();
   const proc = Bun.spawnSync(
@@ -26,7 +33,7 @@ export function compileExecutable(outfile: string, entry = 'cli/bin.ts'): { ok: 
       '--outfile',
       outfile,
     ],
-    { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' },
+    { cwd: root, stdout: 'pipe', stderr: 'pipe' },
   );
   return {
     ok: proc.exitCode === 0,
