@@ -47,3 +47,36 @@ test('a database made by each earlier migration set upgrades cleanly and keeps i
     again.close();
   }
 });
+
+test('per-day usage rows survive the move to WITHOUT ROWID tables, and still go with their account', () => {
+  const all = readEmbeddedMigrations();
+  // The migration set just before the per-day tables were rebuilt.
+  const before = all.findIndex((m) => m.sql.some((statement) => statement.includes('WITHOUT ROWID')));
+  expect(before).toBeGreaterThan(0);
+  using dir = tempDir();
+  const dataDir = join(dir.path, 'data');
+  const old = openDatabase(dataDir, all.slice(0, before));
+  old.sqlite.run(
+    "INSERT INTO accounts (id, email, password_hash, plan, api_key, created_at) VALUES ('keep', 'k@x.example', 'h', 'extra', 'pk_k', 'now'), ('gone', 'g@x.example', 'h', 'free', 'pk_g', 'now')",
+  );
+  old.sqlite.run(
+    "INSERT INTO usage_daily VALUES ('keep', '2026-11-01', 'bmi', 'https://shop.example', 7), ('gone', '2026-11-01', 'bmi', 'https://shop.example', 1)",
+  );
+  old.sqlite.run("INSERT INTO webhook_daily VALUES ('keep', '2026-11-01', 'bmi', 'ok', 3)");
+  old.close();
+
+  const upgraded = openDatabase(dataDir, all);
+  const tableSql = (name: string) =>
+    (upgraded.sqlite.query('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string }).sql;
+  expect(tableSql('usage_daily')).toContain('WITHOUT ROWID');
+  expect(tableSql('webhook_daily')).toContain('WITHOUT ROWID');
+  expect(upgraded.sqlite.query("SELECT name FROM sqlite_master WHERE name LIKE '%daily_day_idx'").all()).toHaveLength(
+    2,
+  );
+  upgraded.sqlite.run("DELETE FROM accounts WHERE id = 'gone'");
+  expect(upgraded.sqlite.query('SELECT account_id, loads FROM usage_daily').all()).toEqual([
+    { account_id: 'keep', loads: 7 },
+  ]);
+  expect(upgraded.sqlite.query('SELECT calls FROM webhook_daily').all()).toEqual([{ calls: 3 }]);
+  upgraded.close();
+});
