@@ -2,7 +2,9 @@ import type { Command } from '@oclif/core';
 import { commands as helpCommands } from '@oclif/plugin-help';
 import { autocompleteCommands } from './autocomplete.ts';
 import AccountsCreate from './commands/admin/accounts/create.ts';
+import AccountsDelete from './commands/admin/accounts/delete.ts';
 import AccountsList from './commands/admin/accounts/list.ts';
+import AccountsResetPassword from './commands/admin/accounts/reset-password.ts';
 import AccountsSetPlan from './commands/admin/accounts/set-plan.ts';
 import Backup from './commands/admin/backup.ts';
 import Calculators from './commands/calculators/index.ts';
@@ -36,6 +38,8 @@ export const commands: Record<string, Command.Class> = {
   'admin:accounts:create': AccountsCreate,
   'admin:accounts:set-plan': AccountsSetPlan,
   'admin:accounts:list': AccountsList,
+  'admin:accounts:reset-password': AccountsResetPassword,
+  'admin:accounts:delete': AccountsDelete,
   'admin:backup': Backup,
   login: Login,
   logout: Logout,

@@ -10,7 +10,7 @@ export function createAccountsStore(db: Db) {
   // Behind every widget call: a plain prepared statement, as drizzle's row mapping costs
   // a fifth of the lookup. The column aliases give the same row shape as drizzle's.
   const byApiKey = db.$client.query<AccountRow, { apiKey: string }>(
-    'SELECT id, email, password_hash AS passwordHash, plan, api_key AS apiKey, created_at AS createdAt FROM accounts WHERE api_key = $apiKey',
+    'SELECT id, email, password_hash AS passwordHash, plan, api_key AS apiKey, created_at AS createdAt, tokens_valid_after AS tokensValidAfter FROM accounts WHERE api_key = $apiKey',
   );
   const byId = db
     .select()
@@ -29,7 +29,7 @@ export function createAccountsStore(db: Db) {
     findByEmail: (email: string): AccountRow | undefined => byEmail.get({ email }),
 
     /** Returns false when the email is taken (the unique index decides, not a prior read). */
-    insert(row: AccountRow): boolean {
+    insert(row: typeof accounts.$inferInsert): boolean {
       return db.insert(accounts).values(row).onConflictDoNothing().returning({ id: accounts.id }).all().length === 1;
     },
 
@@ -39,6 +39,24 @@ export function createAccountsStore(db: Db) {
 
     setApiKey(id: string, apiKey: string): void {
       db.update(accounts).set({ apiKey }).where(eq(accounts.id, id)).run();
+    },
+
+    /** Refuses every session token issued before `validAfter` (ms since the epoch). */
+    revokeTokens(id: string, validAfter: number): void {
+      db.update(accounts).set({ tokensValidAfter: validAfter }).where(eq(accounts.id, id)).run();
+    },
+
+    /** A new password hash, and every token issued before `validAfter` refused, in one write. */
+    setPassword(id: string, passwordHash: string, validAfter: number): void {
+      db.update(accounts).set({ passwordHash, tokensValidAfter: validAfter }).where(eq(accounts.id, id)).run();
+    },
+
+    /**
+     * Deletes the account; its domains, configs (with their secrets) and usage go with it
+     * (foreign keys with ON DELETE CASCADE, in the same statement). False when none was there.
+     */
+    delete(id: string): boolean {
+      return db.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id }).all().length === 1;
     },
 
     count(): number {
@@ -55,6 +73,7 @@ export function createAccountsStore(db: Db) {
           plan: accounts.plan,
           apiKey: accounts.apiKey,
           createdAt: accounts.createdAt,
+          tokensValidAfter: accounts.tokensValidAfter,
           loads: sql<number>`coalesce(${usage.loads}, 0)`,
         })
         .from(accounts)

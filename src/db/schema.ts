@@ -13,6 +13,11 @@ export const accounts = sqliteTable(
       .default('free'),
     apiKey: text('api_key').notNull(),
     createdAt: text('created_at').notNull(),
+    /**
+     * Milliseconds since the epoch: session tokens issued before it are refused (sign-out
+     * everywhere, a password change, an operator's reset).
+     */
+    tokensValidAfter: integer('tokens_valid_after').notNull().default(0),
   },
   (table) => [
     uniqueIndex('accounts_email_unique').on(table.email),

@@ -6,7 +6,8 @@ import type { TokenService } from './tokens.ts';
 /**
  * Resolves `account` from `Authorization: Bearer <JWT>` for owner routes. The account
  * (and so its plan) is read from the store on every request: a token never carries
- * the plan, so a downgrade is effective immediately. Scoped, so it guards the routes
+ * the plan, so a downgrade is effective immediately, and a token issued before the
+ * account's `tokensValidAfter` is refused. Scoped, so it guards the routes
  * of the module that uses it and nothing else.
  */
 export function ownerAuth(deps: { tokens: TokenService; accounts: AccountsStore }) {
@@ -16,9 +17,11 @@ export function ownerAuth(deps: { tokens: TokenService; accounts: AccountsStore 
     const header = headers.authorization;
     const match = header ? /^Bearer +([A-Za-z0-9_\-.]{1,4096})$/i.exec(header) : null;
     if (!match?.[1]) throw new AppError('unauthorized', 'Sign in and send the token as Authorization: Bearer <token>.');
-    const accountId = await deps.tokens.verify(match[1]);
-    const account = accountId ? deps.accounts.findById(accountId) : undefined;
-    if (!account) throw new AppError('unauthorized', 'The session token is invalid or has expired. Sign in again.');
+    const verified = await deps.tokens.verify(match[1]);
+    const account = verified ? deps.accounts.findById(verified.accountId) : undefined;
+    // Signed out everywhere (logout, a new password, an operator's reset) after this token was issued.
+    if (!account || (verified?.issuedAt ?? 0) < account.tokensValidAfter)
+      throw new AppError('unauthorized', 'The session token is invalid or has expired. Sign in again.');
     return { account };
   });
 }

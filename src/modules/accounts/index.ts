@@ -7,8 +7,25 @@ import type { UsageCounter } from '../../usage/counter.ts';
 import { quotaStatus, type UsageDeps } from '../usage/service.ts';
 import { ownerAuth } from './auth.ts';
 import type { LoginLimiter } from './login-limiter.ts';
-import { AccountEnvelope, AccountOverview, Credentials, Session } from './model.ts';
-import { authenticate, createAccount, rotateApiKey, toAccountJson } from './service.ts';
+import {
+  AccountEnvelope,
+  AccountOverview,
+  Credentials,
+  Done,
+  NewToken,
+  PasswordChange,
+  PasswordConfirmation,
+  Session,
+} from './model.ts';
+import {
+  authenticate,
+  changePassword,
+  createAccount,
+  deleteAccount,
+  rotateApiKey,
+  signOutEverywhere,
+  toAccountJson,
+} from './service.ts';
 import type { TokenService } from './tokens.ts';
 import type { SigningSecrets } from '../signing-secret/service.ts';
 
@@ -29,7 +46,8 @@ export interface AccountsModuleDeps {
 /** Sign-up, sign-in, the account overview and key rotation. */
 export function accountsModule(deps: AccountsModuleDeps) {
   const session = async (row: Parameters<typeof toAccountJson>[0]) => ({
-    ...(await deps.tokens.issue(row.id)),
+    // Never before the account's last sign-out, even within the same millisecond.
+    ...(await deps.tokens.issue(row.id, row.tokensValidAfter)),
     account: toAccountJson(row),
   });
 
@@ -75,5 +93,47 @@ export function accountsModule(deps: AccountsModuleDeps) {
     .post('/v1/account/rotate-api-key', ({ account }) => ({ account: toAccountJson(rotateApiKey(deps, account.id)) }), {
       response: { 200: AccountEnvelope, 401: ErrorResponse },
       detail: { summary: 'Replace the API key; the old key stops working at once', security: [{ bearer: [] }] },
-    });
+    })
+    .post(
+      '/v1/account/password',
+      async ({ account, body, request }) =>
+        deps.tokens.issue(account.id, await changePassword(deps, account, body, deps.clientIp(request))),
+      {
+        body: PasswordChange,
+        response: { 200: NewToken, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+        detail: {
+          summary: 'Change the password; every other token of the account stops working',
+          security: [{ bearer: [] }],
+        },
+      },
+    )
+    .post(
+      '/v1/auth/logout',
+      ({ account }) => {
+        signOutEverywhere(deps, account.id);
+        return { ok: true as const };
+      },
+      {
+        response: { 200: Done, 401: ErrorResponse },
+        detail: {
+          summary: 'Sign out everywhere: every token issued until now stops working',
+          security: [{ bearer: [] }],
+        },
+      },
+    )
+    .delete(
+      '/v1/account',
+      async ({ account, body, request }) => {
+        await deleteAccount(deps, account, body.password, deps.clientIp(request));
+        return { ok: true as const };
+      },
+      {
+        body: PasswordConfirmation,
+        response: { 200: Done, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+        detail: {
+          summary: 'Delete the account with its domains, configs, secrets and usage; its key and tokens stop at once',
+          security: [{ bearer: [] }],
+        },
+      },
+    );
 }

@@ -29,3 +29,19 @@ export const AccountOverview = t.Object({
 export type AccountJson = Static<typeof Account>;
 
 export const AccountEnvelope = t.Object({ account: Account });
+
+export const PasswordChange = t.Object({
+  currentPassword: t.String({ minLength: 1, maxLength: 1024, description: 'The password in use now' }),
+  newPassword: t.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters' }),
+});
+
+export const NewToken = t.Object({
+  token: t.String({ description: 'JWT for Authorization: Bearer …; every other token of the account stops working' }),
+  expiresAt: t.String({ format: 'date-time' }),
+});
+
+export const PasswordConfirmation = t.Object({
+  password: t.String({ minLength: 1, maxLength: 1024, description: "The account's password" }),
+});
+
+export const Done = t.Object({ ok: t.Literal(true) });

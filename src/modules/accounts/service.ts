@@ -49,10 +49,11 @@ export async function createAccount(
   const row: AccountRow = {
     id: newAccountId(),
     email,
-    passwordHash: await Bun.password.hash(input.password, { algorithm: 'argon2id' }),
+    passwordHash: await hashPassword(input.password),
     plan: input.plan ?? 'free',
     apiKey: newApiKey(),
     createdAt: deps.now().toISOString(),
+    tokensValidAfter: 0,
   };
   // The unique index still decides when two sign-ups for one email race.
   if (!deps.accounts.insert(row)) throw emailTaken();
@@ -95,4 +96,82 @@ export function rotateApiKey(deps: AccountsDeps, accountId: string): AccountRow 
   const row = deps.accounts.findById(accountId);
   if (!row) throw new AppError('unauthorized', 'The account no longer exists. Sign in again.');
   return row;
+}
+
+/**
+ * The signed-in owner proves the password again before a change that a stolen token
+ * alone must not allow (a new password, deleting the account). Counted like sign-ins, so
+ * a stolen token cannot be used to guess the password either.
+ */
+async function confirmPassword(
+  deps: AccountsDeps & { limiter: LoginLimiter },
+  account: AccountRow,
+  password: string,
+  clientIp: string,
+): Promise<void> {
+  const wait = await deps.limiter.attempt(account.email, clientIp);
+  if (wait !== null) throw rateLimited('Too many wrong passwords from this address.', wait);
+  if (!(await Bun.password.verify(password, account.passwordHash)))
+    throw new AppError('invalid_credentials', 'The current password is wrong.');
+  await deps.limiter.succeeded(account.email, clientIp);
+}
+
+/** The moment from which tokens are refused: the next millisecond, so "until now" includes now. */
+function revokeFrom(deps: AccountsDeps): number {
+  return deps.now().getTime() + 1;
+}
+
+/** A new password; every other token of the account stops working. Answers the new token's validity start. */
+export async function changePassword(
+  deps: AccountsDeps & { limiter: LoginLimiter },
+  account: AccountRow,
+  input: { currentPassword: string; newPassword: string },
+  clientIp: string,
+): Promise<number> {
+  checkPassword(input.newPassword);
+  await confirmPassword(deps, account, input.currentPassword, clientIp);
+  const validAfter = revokeFrom(deps);
+  deps.accounts.setPassword(account.id, await hashPassword(input.newPassword), validAfter);
+  return validAfter;
+}
+
+/** Operator reset: a new password, and the account signed out everywhere. */
+export async function resetPassword(deps: AccountsDeps, email: string, password: string): Promise<AccountRow> {
+  checkPassword(password);
+  const row = operatorFind(deps, email);
+  deps.accounts.setPassword(row.id, await hashPassword(password), revokeFrom(deps));
+  return row;
+}
+
+/** Operator deletion: the account and everything it owns, no password asked. */
+export function removeAccount(deps: AccountsDeps, email: string): AccountRow {
+  const row = operatorFind(deps, email);
+  deps.accounts.delete(row.id);
+  return row;
+}
+
+function operatorFind(deps: AccountsDeps, email: string): AccountRow {
+  const row = deps.accounts.findByEmail(normaliseEmail(email));
+  if (!row) throw new AppError('not_found', `No account has the email ${email}.`);
+  return row;
+}
+
+/** Signs the account out everywhere: every token issued until now stops working. */
+export function signOutEverywhere(deps: AccountsDeps, accountId: string): void {
+  deps.accounts.revokeTokens(accountId, revokeFrom(deps));
+}
+
+/** Deletes the account and everything it owns, after the password is confirmed. */
+export async function deleteAccount(
+  deps: AccountsDeps & { limiter: LoginLimiter },
+  account: AccountRow,
+  password: string,
+  clientIp: string,
+): Promise<void> {
+  await confirmPassword(deps, account, password, clientIp);
+  deps.accounts.delete(account.id);
+}
+
+function hashPassword(password: string): Promise<string> {
+  return Bun.password.hash(password, { algorithm: 'argon2id' });
 }

@@ -1,0 +1,35 @@
+import { Flags } from '@oclif/core';
+import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
+import { removeAccount, toAccountJson } from '../../../../src/modules/accounts/service.ts';
+import { BaseCommand } from '../../../base-command.ts';
+import { confirmByTyping } from '../../../lib/confirm.ts';
+import { dataFlag, openDataDir } from '../../../lib/data-dir.ts';
+
+export default class AccountsDelete extends BaseCommand {
+  static override summary = 'Delete an account with its domains, configs, secrets and usage.';
+  static override description =
+    'Its API key and session tokens stop working at once; nothing of it is kept. ' +
+    'On a terminal it asks you to type the email; scripts pass --yes.';
+  static override examples = ['<%= config.bin %> admin accounts delete --email owner@shop.example --yes'];
+
+  static override flags = {
+    email: Flags.string({ description: "the account's email", required: true }),
+    yes: Flags.boolean({ description: 'do not ask for confirmation' }),
+    data: dataFlag,
+  };
+
+  async run() {
+    const { flags } = await this.parse(AccountsDelete);
+    if (!flags.yes) await confirmByTyping(flags.email, `This deletes ${flags.email} and everything it owns.`);
+    const store = openDataDir(flags.data);
+    try {
+      const account = toAccountJson(
+        removeAccount({ accounts: createAccountsStore(store.db), now: () => new Date() }, flags.email),
+      );
+      this.log(`Deleted ${account.email} with its domains, configs and usage.`);
+      return { deleted: { id: account.id, email: account.email } };
+    } finally {
+      store.close();
+    }
+  }
+}

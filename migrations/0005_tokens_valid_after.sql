@@ -1,0 +1,1 @@
+ALTER TABLE `accounts` ADD `tokens_valid_after` integer DEFAULT 0 NOT NULL;
