@@ -1,5 +1,6 @@
 import { Command, Errors } from '@oclif/core';
 import { ConfigError } from '../src/config.ts';
+import { DataDirError } from '../src/data-dir/errors.ts';
 import { AppError } from '../src/errors.ts';
 
 /** Exit codes: 0 ok, 1 any rejected value or failure, 2 command-line syntax, 4 not signed in. */
@@ -36,7 +37,7 @@ export abstract class BaseCommand extends Command {
     }
     if (error instanceof CliFailure) this.fail(error.message, error.exitCode, error.code);
     if (error instanceof AppError) this.fail(error.message, EXIT.failure, error.code);
-    if (error instanceof ConfigError) this.fail(error.message, EXIT.failure);
+    if (error instanceof ConfigError || error instanceof DataDirError) this.fail(error.message, EXIT.failure);
     if (this.jsonEnabled()) this.fail(error.message, EXIT.failure);
     return super.catch(error);
   }

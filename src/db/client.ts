@@ -1,9 +1,12 @@
-import { Database } from 'bun:sqlite';
+import { Database, SQLiteError } from 'bun:sqlite';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
 import type { MigrationMeta } from 'drizzle-orm/migrator';
 import { readEmbeddedMigrations } from './migrations.macro.ts' with { type: 'macro' };
+import { DataDirError } from '../data-dir/errors.ts';
+import { withDirLock } from '../data-dir/lock.ts';
+import { createMissingSecrets } from '../secrets.ts';
 import * as schema from './schema.ts';
 
 /** drizzle over bun:sqlite; `$client` is the Database itself, for the few hand-prepared hot statements. */
@@ -25,29 +28,61 @@ function ensureDataDir(dataDir: string): void {
 /**
  * Opens (creating when missing) `calc.db` in the data directory with the pragmas a
  * server needs, and applies the migrations embedded at build time.
+ *
+ * Two processes may start on a new directory at once (`calc serve` and an operator
+ * command): the busy timeout comes before any statement that takes a lock, and creation
+ * and migrations run under a lock on the directory, so the second process finds them done.
+ * A new database gets its secrets first, so a database without them means they were lost.
  */
 export function openDatabase(dataDir: string, migrations: MigrationMeta[] = readEmbeddedMigrations()): OpenDatabase {
   ensureDataDir(dataDir);
   const file = join(dataDir, 'calc.db');
-  // Files created from here on (db, -wal, -shm) are private to the operator.
+  // Files created from here on (db, -wal, -shm, secrets) are private to the operator.
   const previousUmask = process.umask(0o077);
-  const sqlite = new Database(file, { create: true, strict: true });
   try {
-    sqlite.run('PRAGMA journal_mode = WAL');
-    sqlite.run('PRAGMA synchronous = NORMAL');
-    sqlite.run('PRAGMA busy_timeout = 5000');
-    sqlite.run('PRAGMA foreign_keys = ON');
-    sqlite.run('PRAGMA temp_store = MEMORY');
-    const db = drizzle(sqlite, { schema });
-    applyMigrations(db, migrations);
-    chmodSync(file, 0o600);
-    return { db, sqlite, file, close: () => sqlite.close() };
-  } catch (error) {
-    sqlite.close();
-    throw error;
+    return withDirLock(dataDir, () => {
+      if (!existsSync(file)) createMissingSecrets(dataDir);
+      const sqlite = openSqlite(file);
+      try {
+        sqlite.run('PRAGMA journal_mode = WAL');
+        sqlite.run('PRAGMA synchronous = NORMAL');
+        sqlite.run('PRAGMA foreign_keys = ON');
+        sqlite.run('PRAGMA temp_store = MEMORY');
+        const db = drizzle(sqlite, { schema });
+        applyMigrations(db, migrations);
+        chmodSync(file, 0o600);
+        return { db, sqlite, file, close: () => sqlite.close() };
+      } catch (error) {
+        sqlite.close();
+        throw unreadable(file, error);
+      }
+    });
   } finally {
     process.umask(previousUmask);
   }
+}
+
+function openSqlite(file: string): Database {
+  let sqlite: Database;
+  try {
+    sqlite = new Database(file, { create: true, strict: true });
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  // First: every later statement may meet another process's lock and must wait for it.
+  sqlite.run('PRAGMA busy_timeout = 5000');
+  return sqlite;
+}
+
+/** SQLite's answers that mean the file itself cannot be used (not a passing lock). */
+const UNREADABLE = /^SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|READONLY|PERM|AUTH)/;
+
+/** A damaged or inaccessible database: its path and how to restore it, instead of SQLite's bare words. */
+function unreadable(file: string, error: unknown): unknown {
+  if (!(error instanceof SQLiteError) || !UNREADABLE.test(error.code ?? '')) return error;
+  return new DataDirError(
+    `The database ${file} cannot be read (${error.message}). Check its owner and permissions; if it is damaged, restore it from a backup: stop calc, replace ${file} with a copy made by \`calc admin backup\`, remove ${file}-wal and ${file}-shm, and start again.`,
+  );
 }
 
 /** The pragmas as SQLite reports them, for tests and `/readyz`. */
