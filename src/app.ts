@@ -4,6 +4,7 @@ import type { OpenDatabase } from './db/client.ts';
 import { createAccountsStore } from './db/accounts-store.ts';
 import { createDomainsStore } from './db/domains-store.ts';
 import { createUsageStore } from './db/usage-store.ts';
+import { probeWrite } from './db/write-probe.ts';
 import { createSigningSecretsStore } from './db/signing-secrets-store.ts';
 import { createWidgetConfigStore } from './db/widget-config-store.ts';
 import { createClientIpResolver } from './http/client-ip.ts';
@@ -20,6 +21,7 @@ import { calculatorsModule } from './modules/calculators/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
 import { domainsModule } from './modules/domains/index.ts';
 import { healthModule } from './modules/health/index.ts';
+import { createReadiness } from './modules/health/service.ts';
 import { pagesModule } from './modules/pages/index.ts';
 import { routeGroups } from './route-groups.ts';
 import { usageModule } from './modules/usage/index.ts';
@@ -66,7 +68,16 @@ export function createApp(options: AppOptions) {
   const accounts = createAccountsStore(options.database.db);
   const domains = createDomainsStore(options.database.db);
   const usageStore = createUsageStore(options.database.db);
-  const usage = createUsageCounter(usageStore);
+  // The load that reaches an account's limit is written before it is answered (once per
+  // account and month): a crash then cannot give that account's quota back.
+  const flushUsageNow = () => {
+    try {
+      usage.flush();
+    } catch (error) {
+      logger.error('flush of usage counters failed; will retry', { error: String(error) });
+    }
+  };
+  const usage = createUsageCounter(usageStore, flushUsageNow);
   const retention = createRetention({ store: usageStore, now, logger });
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
   const limiter = createLoginLimiter({ now: () => now().getTime() });
@@ -148,7 +159,13 @@ export function createApp(options: AppOptions) {
     {
       group: groups.site,
       modules: [
-        healthModule({ sqlite: options.database.sqlite }),
+        healthModule({
+          readiness: createReadiness({
+            read: () => options.database.sqlite.query('SELECT 1').get(),
+            write: () => probeWrite(options.database.sqlite),
+            now: () => now().getTime(),
+          }),
+        }),
         pagesModule({ accounts, config, publicUrl }),
         dashboardModule({ signupEnabled: !config.signupDisabled }),
         docsModule(() => [...app.routes, ...native.docs]),

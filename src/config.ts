@@ -27,6 +27,13 @@ export interface ServerConfig {
    */
   webhookMaxInFlight: number;
   demo: boolean;
+  /**
+   * After SIGTERM/SIGINT: how long requests in progress may run and a failing flush is
+   * retried before what is left is closed (CALC_SHUTDOWN_TIMEOUT, seconds).
+   */
+  shutdownTimeoutMs: number;
+  /** Accept new `jwt-secret`/`webhook-key` files for a database whose files are lost. */
+  regenerateSecrets: boolean;
 }
 
 /** The flags `calc serve` accepts; each falls back to its environment variable. */
@@ -44,6 +51,7 @@ export interface ServeFlags {
   'rate-widget-per-day'?: number;
   'rate-signup-per-hour'?: number;
   demo?: boolean;
+  'regenerate-secrets'?: boolean;
 }
 
 export interface RateSettings {
@@ -59,6 +67,9 @@ const DEFAULT_RATES: Readonly<RateSettings> = { widgetPerMinute: 120, widgetPerD
 export const WEBHOOK_MAX_IN_FLIGHT = 512;
 /** Bun's HTTP client runs at most this many requests at once unless the variable raises it. */
 const BUN_DEFAULT_MAX_HTTP_REQUESTS = 256;
+
+/** Under systemd's usual stop timeout of 10 s, with room for the flush and the exit. */
+const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 8;
 
 const DEFAULT_QUOTAS: Readonly<Record<Plan, number>> = { free: 1_000, base: 100_000, extra: 1_000_000 };
 
@@ -92,6 +103,8 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
       integer('BUN_CONFIG_MAX_HTTP_REQUESTS', env.BUN_CONFIG_MAX_HTTP_REQUESTS ?? BUN_DEFAULT_MAX_HTTP_REQUESTS, 1),
     ),
     demo: flags.demo ?? false,
+    shutdownTimeoutMs: seconds('CALC_SHUTDOWN_TIMEOUT', env.CALC_SHUTDOWN_TIMEOUT ?? DEFAULT_SHUTDOWN_TIMEOUT_SECONDS),
+    regenerateSecrets: flags['regenerate-secrets'] ?? false,
   };
   if (config.jwtSecret !== null && config.jwtSecret.length < 32) {
     throw new ConfigError('CALC_JWT_SECRET must be at least 32 characters long.');
@@ -129,6 +142,15 @@ function integer(name: string, value: string | number, min: number, max = Number
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}".`);
   }
   return n;
+}
+
+/** A duration in seconds (fractions allowed, up to an hour), as milliseconds. */
+function seconds(name: string, value: string | number): number {
+  const n = typeof value === 'number' ? value : /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) {
+    throw new ConfigError(`${name} must be a number of seconds above 0 and at most 3600, got "${value}".`);
+  }
+  return Math.round(n * 1000);
 }
 
 function truthy(value: string | undefined): boolean {

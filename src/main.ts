@@ -1,10 +1,22 @@
+import type { Server } from 'bun';
 import { createApp } from './app.ts';
-import { WEBHOOK_MAX_IN_FLIGHT, type ServerConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { ConfigError, WEBHOOK_MAX_IN_FLIGHT, type ServerConfig } from './config.ts';
+import { type DirLock, lockDataDir } from './data-dir/lock.ts';
+import { openDatabase, type OpenDatabase } from './db/client.ts';
+import { createUsageStore } from './db/usage-store.ts';
+import { drainServer } from './http/drain.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { seedDemo, type DemoCredentials } from './modules/pages/demo.ts';
+import { loadSecret } from './secrets.ts';
 import { periodOf } from './usage/counter.ts';
-import { loadOrCreateSecret } from './secrets.ts';
+import {
+  applyPendingUsage,
+  loadsOf,
+  PENDING_FILE,
+  reservePendingSpace,
+  rowsOf,
+  writePendingUsage,
+} from './usage/pending-file.ts';
 
 export interface RunningServer {
   /** `http://HOST:PORT` the server listens on. */
@@ -12,16 +24,46 @@ export interface RunningServer {
   /** The base URL for embed snippets: the operator's public URL, else the listen URL. */
   url: string;
   demo: DemoCredentials | null;
-  /** Stops accepting, lets in-flight requests finish, flushes counters, closes the store. */
+  /**
+   * Stops accepting, lets requests in progress finish until the shutdown deadline, closes
+   * the rest, flushes counters (retrying until the deadline), closes the store. Rejects
+   * when counts could not be written to the database (saying where they were saved).
+   */
   stop(): Promise<void>;
 }
 
 const FLUSH_INTERVAL_MS = 1000;
+/** Between attempts of a failing flush at shutdown. */
+const FLUSH_RETRY_MS = 250;
 
-/** `calc serve`: config → open db (migrations embedded) → app → listen. */
+/**
+ * `calc serve`: lock the data directory → open db (migrations embedded) → secrets →
+ * counts a failed shutdown left → app → listen. Whatever fails on the way undoes the steps
+ * before it.
+ */
 export async function startServer(config: ServerConfig, logger: Logger = createLogger()): Promise<RunningServer> {
-  const database = openDatabase(config.dataDir);
-  const jwtSecret = config.jwtSecret ?? loadOrCreateSecret(config.dataDir, 'jwt-secret');
+  const lock = lockDataDir(config.dataDir);
+  let database: OpenDatabase | undefined;
+  try {
+    database = openDatabase(config.dataDir);
+    return await serve(config, logger, database, lock);
+  } catch (error) {
+    database?.close();
+    lock.release();
+    throw error;
+  }
+}
+
+async function serve(config: ServerConfig, logger: Logger, database: OpenDatabase, lock: DirLock) {
+  const jwtSecret = config.jwtSecret ?? loadSecret(config.dataDir, 'jwt-secret', config.regenerateSecrets);
+  const headerKey = loadSecret(config.dataDir, 'webhook-key', config.regenerateSecrets);
+  if (config.regenerateSecrets)
+    logger.warn('--regenerate-secrets: missing secrets of the data directory were created anew');
+  const recovered = await applyPendingUsage(config.dataDir, createUsageStore(database.db).addAll);
+  if (recovered > 0) {
+    logger.warn(`added ${recovered} widget loads that the last shutdown could not write (${PENDING_FILE})`);
+  }
+  reservePendingSpace(config.dataDir);
   if (config.webhookAllowCidrs.length > 0) {
     logger.warn(
       'CALC_WEBHOOK_ALLOW_CIDRS is set: webhooks may reach these non-public ranges. Use this for tests and local development only.',
@@ -36,7 +78,6 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
     );
   }
   let listenUrl = '';
-  const headerKey = loadOrCreateSecret(config.dataDir, 'webhook-key');
   const { app, usage, accounts, domains, signingSecrets, flush, retention } = createApp({
     config,
     database,
@@ -45,7 +86,7 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
     logger,
     fallbackPublicUrl: () => listenUrl,
   });
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 1024 * 1024 });
+  listen(app, config);
   const server = app.server;
   if (!server) throw new Error('the server did not start');
   listenUrl = `http://${server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}`;
@@ -61,6 +102,7 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
     try {
       flush();
       usage.prune(periodOf(new Date()));
+      reservePendingSpace(config.dataDir, rowsOf(usage.deltas()));
     } catch (error) {
       logger.error('flush of usage counters and webhook outcomes failed; will retry', { error: String(error) });
     }
@@ -73,19 +115,80 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
     }
   }, FLUSH_INTERVAL_MS);
 
+  async function stop(): Promise<void> {
+    const deadline = performance.now() + config.shutdownTimeoutMs;
+    clearInterval(flushTimer);
+    const cut = await drainServer(server as Server<unknown>, deadline);
+    if (cut > 0) {
+      logger.warn(`shutdown deadline reached: closed ${cut} requests still in progress`, {
+        timeoutMs: config.shutdownTimeoutMs,
+      });
+    }
+    try {
+      await flushUntil(flush, deadline, logger);
+    } catch (error) {
+      const deltas = usage.deltas();
+      const loads = loadsOf(deltas);
+      let file: string | null = null;
+      try {
+        if (rowsOf(deltas) > 0) file = writePendingUsage(config.dataDir, deltas, new Date());
+      } catch (writeError) {
+        logger.error(`could not write ${PENDING_FILE}: ${loads} widget loads are lost`, { error: String(writeError) });
+      }
+      throw new Error(
+        file
+          ? `the database could not be written at shutdown (${String(error)}); ${loads} widget loads were saved to ${file} and the next start adds them`
+          : `the database could not be written at shutdown (${String(error)})${loads > 0 ? `; ${loads} widget loads are lost` : ''}`,
+      );
+    } finally {
+      database.close();
+      lock.release();
+    }
+  }
+
   let stopping: Promise<void> | null = null;
   return {
     listenUrl,
     url: config.publicUrl ?? listenUrl,
     demo,
-    stop: () =>
-      (stopping ??= (async () => {
-        clearInterval(flushTimer);
-        await app.stop(false);
-        flush();
-        database.close();
-      })()),
+    stop: () => (stopping ??= stop()),
   };
+}
+
+/** Listens without sharing the port (`reusePort` off): a second server on it fails instead of splitting traffic. */
+function listen(app: ReturnType<typeof createApp>['app'], config: ServerConfig): void {
+  try {
+    app.listen({
+      hostname: config.host,
+      port: config.port,
+      maxRequestBodySize: 1024 * 1024,
+      reusePort: false,
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new ConfigError(
+        `Port ${config.port} on ${config.host} is in use: another process listens there. Stop it or choose another --port.`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** Flushes, retrying a failure every FLUSH_RETRY_MS until `deadline`; at least one attempt. */
+async function flushUntil(flush: () => void | Promise<void>, deadline: number, logger: Logger): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await flush();
+      return;
+    } catch (error) {
+      if (performance.now() + FLUSH_RETRY_MS > deadline) throw error;
+      logger.error('flush at shutdown failed; retrying until the shutdown deadline', {
+        attempt,
+        error: String(error),
+      });
+      await Bun.sleep(FLUSH_RETRY_MS);
+    }
+  }
 }
 
 /** The demo page's origin, plus its localhost twin so either address works in a browser. */

@@ -6,7 +6,9 @@ import { BaseCommand } from '../base-command.ts';
 export default class Serve extends BaseCommand {
   static override summary = 'Run the calc server: API, widget script, demo page and the embedded SQLite store.';
   static override description =
-    'Listens until SIGTERM or SIGINT, then drains in-flight requests and flushes usage counters before exiting. ' +
+    'Holds the data directory for its lifetime: a second server on it exits 1. ' +
+    'Listens until SIGTERM or SIGINT, then lets requests in progress finish for at most CALC_SHUTDOWN_TIMEOUT seconds (default 8), ' +
+    'closes the rest and flushes usage counters; if they cannot be written it saves them to usage-pending.json (added on the next start) and exits 1. ' +
     'Every flag also reads an environment variable; the JWT secret comes from CALC_JWT_SECRET or is generated into the data directory.';
   static override enableJsonFlag = false;
   static override examples = [
@@ -62,12 +64,32 @@ export default class Serve extends BaseCommand {
       min: 0,
     }),
     demo: Flags.boolean({ description: 'on an empty database, seed a demo account whose page origin is registered' }),
+    'regenerate-secrets': Flags.boolean({
+      description:
+        'create jwt-secret or webhook-key anew when lost from a data directory that holds a database (signs every owner out; stored webhook headers become unreadable)',
+    }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
     const config = loadServerConfig({ ...flags, 'disable-signup': flags['disable-signup'] || undefined });
-    const server = await startServer(config);
+    // Listen for the signals before starting: one that arrives while the server starts
+    // (or right after its first line) stops it once it runs, instead of killing it.
+    let signalled: () => void = () => {};
+    const stopRequested = new Promise<void>((resolve) => {
+      signalled = resolve;
+    });
+    const onSignal = () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      signalled();
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    const server = await startServer(config).catch((error) => {
+      onSignal();
+      throw error;
+    });
     // One write, so a reader that waits for the listening line has the demo lines too.
     const lines = [
       `calc listening on ${server.listenUrl}${server.url === server.listenUrl ? '' : ` (public URL ${server.url})`}`,
@@ -86,17 +108,13 @@ export default class Serve extends BaseCommand {
       `Dashboard: ${server.url}/dashboard${server.demo ? ` (sign in with ${server.demo.email} and the password above)` : ''}`,
     );
     process.stdout.write(`${lines.join('\n')}\n`);
-    await new Promise<void>((resolve) => {
-      const shutdown = () => {
-        process.off('SIGTERM', shutdown);
-        process.off('SIGINT', shutdown);
-        server.stop().then(resolve, (error) => {
-          process.stderr.write(`shutdown failed: ${String(error)}\n`);
-          resolve();
-        });
-      };
-      process.on('SIGTERM', shutdown);
-      process.on('SIGINT', shutdown);
-    });
+    await stopRequested;
+    try {
+      await server.stop();
+    } catch (error) {
+      // Exit non-zero: a supervisor and the operator must see that counts did not reach the database.
+      process.stderr.write(`shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    }
   }
 }

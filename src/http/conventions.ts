@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 import type { AccessLog } from './access-log.ts';
 import { declaredTooLarge, parseJsonBody, payloadTooLarge } from './body.ts';
 import { corsHeaders, preflightAnswer } from './cors.ts';
-import { errorAnswer, type SchemaError, schemaFailure } from './error-answer.ts';
+import { clientClosedAnswer, errorAnswer, type SchemaError, schemaFailure } from './error-answer.ts';
 import { pathOf } from './path.ts';
 import type { RouteGroup } from './route-group.ts';
 import { runConcerns } from './route-group.ts';
@@ -34,7 +34,8 @@ export function httpConventions(deps: ConventionDeps) {
     })
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       accessLog.markDone(request);
-      const answer = errorAnswer(asAppError(code, error, request), accessLog.idOf(request), logger);
+      const answer =
+        clientClosedAnswer(request) ?? errorAnswer(asAppError(code, error, request), accessLog.idOf(request), logger);
       set.status = answer.status;
       if (answer.headers) Object.assign(set.headers, answer.headers);
       return answer.body;

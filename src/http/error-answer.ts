@@ -47,3 +47,13 @@ export function errorAnswer(error: unknown, requestId: string, logger: Logger): 
     body: errorBody('internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`),
   };
 }
+
+/**
+ * A request whose client disconnected before the answer (Bun aborts its signal): the
+ * failure to read its body is the client's leaving, not a server error or a bad request.
+ * Logged with nginx's status 499; nobody reads the body.
+ */
+export function clientClosedAnswer(request: Request): ErrorAnswer | null {
+  if (!request.signal.aborted) return null;
+  return { status: 499, body: errorBody('invalid_request', 'The client closed the connection.') };
+}

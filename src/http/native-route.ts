@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 import { type AccessLog, elapsedMs } from './access-log.ts';
 import { parseJsonText, readBodyText } from './body.ts';
 import { corsHeaders, preflightAnswer } from './cors.ts';
-import { errorAnswer, schemaFailure } from './error-answer.ts';
+import { clientClosedAnswer, errorAnswer, schemaFailure } from './error-answer.ts';
 import type { RouteLike } from './openapi.ts';
 import { pathOf } from './path.ts';
 import { requestIdOf } from './request-id.ts';
@@ -115,7 +115,7 @@ function serveNative(
       const answer = route.answer(body, request);
       text = typeof answer === 'string' ? answer : await answer;
     } catch (error) {
-      const failure = errorAnswer(error, requestId, logger);
+      const failure = clientClosedAnswer(request) ?? errorAnswer(error, requestId, logger);
       status = failure.status;
       text = JSON.stringify(failure.body);
       headers = failure.headers;

@@ -59,8 +59,13 @@ function periodsBetween(from: string, to: string): string[] {
  * towards its day, calculator and outcome. `used()` and the pending rows always include
  * what is not yet on disk, and `flush()` writes it all in one transaction, on a timer and
  * on shutdown, so a clean stop loses nothing.
+ *
+ * A `kill -9` loses what is not yet written, which gives that much quota back. The load
+ * that reaches an account's limit calls `onLimitReached` (the server flushes at once), so
+ * an account at its limit is on disk before that load is answered and a crash cannot
+ * serve it again.
  */
-export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>) {
+export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>, onLimitReached: () => void = () => {}) {
   const entries = new Map<string, Entry>();
   /** Unflushed webhook calls by account, then `day\0calcId\0outcome`. */
   const calls = new Map<string, Map<string, number>>();
@@ -110,6 +115,7 @@ export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>) 
       if (e.stored + e.pending >= limit) return false;
       e.pending += 1;
       bump(e.days, day + SEP + calcId + SEP + domain);
+      if (e.stored + e.pending === limit) onLimitReached();
       return true;
     },
 

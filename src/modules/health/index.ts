@@ -1,10 +1,10 @@
-import type { Database } from 'bun:sqlite';
 import { Elysia, t } from 'elysia';
 import { AppError } from '../../errors.ts';
 import { ErrorResponse } from '../../http/model.ts';
+import type { Readiness } from './service.ts';
 
-/** Liveness (the process answers) and readiness (the database answers). */
-export function healthModule(deps: { sqlite: Database }) {
+/** Liveness (the process answers) and readiness (the database can be read and written). */
+export function healthModule(deps: { readiness: () => Readiness }) {
   return new Elysia({ tags: ['health'] })
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
@@ -13,16 +13,13 @@ export function healthModule(deps: { sqlite: Database }) {
     .get(
       '/readyz',
       () => {
-        try {
-          deps.sqlite.query('SELECT 1').get();
-        } catch {
-          throw new AppError('not_ready', 'The database cannot be reached.');
-        }
+        const readiness = deps.readiness();
+        if (!readiness.ready) throw new AppError('not_ready', readiness.reason);
         return { status: 'ready' as const };
       },
       {
         response: { 200: t.Object({ status: t.Literal('ready') }), 503: ErrorResponse },
-        detail: { summary: 'Readiness: the database answers' },
+        detail: { summary: 'Readiness: the database can be read and written (a write probe at most every 5 s)' },
       },
     );
 }

@@ -18,6 +18,16 @@ describe('server settings', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  test('shutdown deadline: CALC_SHUTDOWN_TIMEOUT in seconds, 8 by default, fractions allowed, nonsense refused', () => {
+    expect(loadServerConfig({}, {}).shutdownTimeoutMs).toBe(8000);
+    expect(loadServerConfig({}, { CALC_SHUTDOWN_TIMEOUT: '2.5' }).shutdownTimeoutMs).toBe(2500);
+    for (const bad of ['0', '-1', 'soon', '3601', '']) {
+      expect(() => loadServerConfig({}, { CALC_SHUTDOWN_TIMEOUT: bad })).toThrow(ConfigError);
+    }
+    expect(loadServerConfig({}, {}).regenerateSecrets).toBe(false);
+    expect(loadServerConfig({ 'regenerate-secrets': true }, {}).regenerateSecrets).toBe(true);
+  });
+
   test('webhook calls in flight: 512, or fewer when Bun runs fewer HTTP requests at once', () => {
     expect(loadServerConfig({}, {}).webhookMaxInFlight).toBe(256);
     expect(loadServerConfig({}, { BUN_CONFIG_MAX_HTTP_REQUESTS: '1024' }).webhookMaxInFlight).toBe(512);

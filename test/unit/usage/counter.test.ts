@@ -207,3 +207,21 @@ test('pruneBefore deletes per-day rows dated before the cut-off day only', () =>
   // Monthly totals (the quota's history) are not per-day rows and stay.
   expect(s.store.loads('a1', '2025-03')).toBe(3);
 });
+
+test('the load that reaches the limit calls onLimitReached once, before it is answered', () => {
+  using s = setup();
+  let calls = 0;
+  const counter = createUsageCounter(s.store, () => {
+    calls += 1;
+    counter.flush();
+  });
+  expect(counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
+  expect(counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
+  expect(calls).toBe(0);
+  expect(counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
+  expect(calls).toBe(1);
+  expect(s.store.loads('a1', '2026-05')).toBe(3);
+  expect(counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(false);
+  expect(calls).toBe(1);
+  expect(counter.deltas()).toEqual({ monthly: [], loads: [], calls: [] });
+});
