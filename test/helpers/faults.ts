@@ -23,11 +23,11 @@ export async function widgetLoad(url: string, apiKey: string, domain: string): P
   return response.status;
 }
 
-/** The loads the database holds, summed over accounts and months. */
-export function storedLoads(data: string): number {
+/** The loads the database holds, summed over accounts and months (or the per-day rows). */
+export function storedLoads(data: string, table: 'usage' | 'usage_daily' = 'usage'): number {
   const db = new Database(join(data, 'calc.db'), { readonly: true });
   try {
-    return (db.query('SELECT coalesce(sum(loads), 0) AS n FROM usage').get() as { n: number }).n;
+    return (db.query(`SELECT coalesce(sum(loads), 0) AS n FROM ${table}`).get() as { n: number }).n;
   } finally {
     db.close();
   }
