@@ -48,7 +48,11 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
   // Asked first, rendered meanwhile: the answer can only arrive after this task ends.
   const answer =
     options.apiKey && calculator
-      ? loadCalculator(apiOrigin, { apiKey: options.apiKey, calcId: options.calcId, domain: location.origin }, signal)
+      ? loadCalculator(
+          apiOrigin,
+          { apiKey: options.apiKey, calcId: options.calcId, domain: location.origin, context: options.context },
+          signal,
+        )
       : undefined;
   const language = textLanguage(options.locale);
 

@@ -18,6 +18,8 @@ export interface MountOptions {
   nonce?: string;
   /** Starting values from the page (`data-values` as JSON); the webhook's and the visitor's win. */
   values?: FieldValues;
+  /** Visitor context token (`data-context`) minted by the owner's backend; sent as is. */
+  context?: string;
 }
 
 export interface WidgetOptions {
@@ -29,6 +31,7 @@ export interface WidgetOptions {
   currency: string | undefined;
   nonce: string | undefined;
   values: FieldValues;
+  context: string | undefined;
 }
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
@@ -69,5 +72,7 @@ export function readOptions(element: HTMLElement, overrides: MountOptions = {}):
     currency: currencyCode(overrides.currency ?? data.currency),
     nonce: overrides.nonce ?? data.nonce,
     values: embedValues(overrides.values, data.values),
+    // The server checks it; an empty attribute is no context.
+    context: (overrides.context ?? data.context)?.trim() || undefined,
   };
 }

@@ -11,6 +11,7 @@ export interface LoadRequest {
   apiKey: string;
   calcId: string;
   domain: string;
+  context?: string;
 }
 
 // The server waits up to 5 s for a webhook; past this the API itself is in trouble.
