@@ -203,7 +203,8 @@ test(
     const byDomain = page.getByRole('table', { name: 'Loads by domain' });
     await byDomain.getByRole('row', { name: 'https://shop.example 3' }).waitFor();
     await byDomain.getByRole('row', { name: 'https://a.blog.example 2' }).waitFor();
-    expect(await page.locator('.chart canvas').count()).toBe(1);
+    await page.locator('.chart canvas').waitFor();
+  expect(await page.locator('.chart canvas').count()).toBe(1);
     await docsScreenshot(page, 'usage');
 
     // A range without today shows nothing, as the API says.

@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import type uPlot from 'uplot';
 
 export interface ChartSeries {
   label: string;
@@ -15,51 +14,70 @@ function palette(): string[] {
 
 const axisColour = () => getComputedStyle(document.documentElement).getPropertyValue('--muted').trim() || '#555';
 
+interface ChartProps {
+  days: string[];
+  series: ChartSeries[];
+  height?: number;
+}
+
+function draw(UPlot: typeof uPlot, element: HTMLElement, props: ChartProps): uPlot {
+  const colours = palette();
+  const axis = axisColour();
+  return new UPlot(
+    {
+      width: Math.max(element.clientWidth, 200),
+      height: props.height ?? 220,
+      legend: { show: false },
+      cursor: { show: true, drag: { x: false, y: false } },
+      tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+      scales: { y: { range: (_u, _min, max) => [0, Math.max(max, 1) * 1.1] } },
+      axes: [
+        { stroke: axis, grid: { stroke: 'rgba(128,128,128,0.2)' } },
+        { stroke: axis, grid: { stroke: 'rgba(128,128,128,0.2)' } },
+      ],
+      series: [
+        {},
+        ...props.series.map((series, i) => ({
+          label: series.label,
+          stroke: colours[i % colours.length],
+          width: 2,
+          points: { show: props.days.length <= 31 },
+        })),
+      ],
+    },
+    [props.days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000), ...props.series.map((s) => s.values)],
+    element,
+  );
+}
+
 /**
  * A line chart of values per UTC day. It is a picture for sighted readers: a table with
  * the same numbers always sits beside it, so the canvas is hidden from screen readers.
  */
-export function DailyChart(props: { days: string[]; series: ChartSeries[]; height?: number }) {
+export function DailyChart(props: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    const colours = palette();
-    const axis = axisColour();
-    const plot = new uPlot(
-      {
-        width: Math.max(element.clientWidth, 200),
-        height: props.height ?? 220,
-        legend: { show: false },
-        cursor: { show: true, drag: { x: false, y: false } },
-        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        scales: { y: { range: (_u, _min, max) => [0, Math.max(max, 1) * 1.1] } },
-        axes: [
-          { stroke: axis, grid: { stroke: 'rgba(128,128,128,0.2)' } },
-          { stroke: axis, grid: { stroke: 'rgba(128,128,128,0.2)' } },
-        ],
-        series: [
-          {},
-          ...props.series.map((series, i) => ({
-            label: series.label,
-            stroke: colours[i % colours.length],
-            width: 2,
-            points: { show: props.days.length <= 31 },
-          })),
-        ],
-      },
-      [props.days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000), ...props.series.map((s) => s.values)],
-      element,
-    );
-    const resize = new ResizeObserver(() =>
-      plot.setSize({ width: Math.max(element.clientWidth, 200), height: props.height ?? 220 }),
-    );
-    resize.observe(element);
+    let plot: uPlot | null = null;
+    let resize: ResizeObserver | null = null;
+    let live = true;
+    void import('uplot').then(({ default: UPlot }) => {
+      if (!live) return;
+      plot = draw(UPlot, element, props);
+      const drawn = plot;
+      resize = new ResizeObserver(() =>
+        drawn.setSize({ width: Math.max(element.clientWidth, 200), height: props.height ?? 220 }),
+      );
+      resize.observe(element);
+    });
     return () => {
-      resize.disconnect();
-      plot.destroy();
+      live = false;
+      resize?.disconnect();
+      plot?.destroy();
     };
   }, [props.days, props.series, props.height]);
+
   const colours = typeof document === 'undefined' ? [] : palette();
   return (
     <figure class="chart" aria-hidden="true">

@@ -7,6 +7,8 @@ export interface DashboardAsset {
   /** The file name with its content hash (`main-1a2b3c.js`). */
   name: string;
   type: string;
+  /** `entry-point` files are linked from the page; `chunk`s are imported on demand. */
+  kind: string;
   text: string;
   /** base64 of the gzip copy */
   gzip: string;
@@ -27,9 +29,9 @@ export function bundleDashboard(): DashboardAsset[] {
   if (proc.exitCode !== 0) {
     throw new Error(`dashboard bundle failed (exit ${proc.exitCode}): ${proc.stderr.toString()}`);
   }
-  const built = JSON.parse(proc.stdout.toString()) as { name: string; type: string; text: string }[];
+  const built = JSON.parse(proc.stdout.toString()) as { name: string; type: string; kind: string; text: string }[];
   if (built.length === 0) throw new Error('dashboard bundle is empty');
-  return built.map(({ name, type, text }) => {
+  return built.map(({ name, type, kind, text }) => {
     const bytes = new TextEncoder().encode(text);
     const br = brotliCompressSync(bytes, {
       params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
@@ -37,6 +39,7 @@ export function bundleDashboard(): DashboardAsset[] {
     return {
       name,
       type,
+      kind,
       text,
       gzip: Buffer.from(Bun.gzipSync(bytes, { level: 9 })).toString('base64'),
       br: br.toString('base64'),

@@ -39,7 +39,9 @@ const assets = new Map<string, ServedAsset>(
   ]),
 );
 
-const namesOf = (extension: string) => built.filter((asset) => asset.name.endsWith(extension)).map((a) => a.name);
+/** The files the page links: entry points only (chunks are imported by them when needed). */
+const linked = (extension: string) =>
+  built.filter((asset) => asset.kind !== 'chunk' && asset.name.endsWith(extension)).map((asset) => asset.name);
 
 /** Gzip bytes of all the dashboard's JavaScript and CSS: the size budget is measured on this. */
 export const dashboardGzipBytes = built.reduce((sum, asset) => sum + fromBase64(asset.gzip).byteLength, 0);
@@ -57,8 +59,8 @@ const securityHeaders = {
  */
 export function dashboardModule(deps: { signupEnabled: boolean }) {
   const html = dashboardPage({
-    scripts: namesOf('.js').map((name) => ASSET_PREFIX + name),
-    styles: namesOf('.css').map((name) => ASSET_PREFIX + name),
+    scripts: linked('.js').map((name) => ASSET_PREFIX + name),
+    styles: linked('.css').map((name) => ASSET_PREFIX + name),
     signupEnabled: deps.signupEnabled,
   });
   const page = () =>
