@@ -204,7 +204,7 @@ test(
     await byDomain.getByRole('row', { name: 'https://shop.example 3' }).waitFor();
     await byDomain.getByRole('row', { name: 'https://a.blog.example 2' }).waitFor();
     await page.locator('.chart canvas').waitFor();
-  expect(await page.locator('.chart canvas').count()).toBe(1);
+    expect(await page.locator('.chart canvas').count()).toBe(1);
     await docsScreenshot(page, 'usage');
 
     // A range without today shows nothing, as the API says.
