@@ -31,11 +31,12 @@ import { widgetModule, widgetRoutes, type Prefill } from './modules/widget/index
 import { createHeaderCipher } from './modules/widget-config/header-cipher.ts';
 import { widgetConfigModule } from './modules/widget-config/index.ts';
 import { pullWebhook, type PullDeps, type PullResult } from './modules/widget-config/pull.ts';
-import { createStatusLog, NOT_CALLED } from './modules/widget-config/status-log.ts';
+import { createStatusLog } from './modules/widget-config/status-log.ts';
 import { widgetScriptModule } from './modules/widget-script/index.ts';
 import { createUsageCounter, dayOf } from './usage/counter.ts';
 import { createRetention } from './usage/retention.ts';
 import { createAddressPolicy } from './webhook/address-policy.ts';
+import { NOT_CALLED } from './webhook/outcomes.ts';
 import { createInFlightLimiter } from './webhook/in-flight.ts';
 import { systemResolver, type Resolver } from './webhook/url-check.ts';
 import pkg from '../package.json' with { type: 'json' };

@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
+import type { Plan } from './plans.ts';
 import { parseAllowEntry } from './webhook/address-policy.ts';
-
-export type Plan = 'free' | 'base' | 'extra';
-export const PLANS: readonly Plan[] = ['free', 'base', 'extra'];
 
 export interface ServerConfig {
   host: string;

@@ -1,4 +1,5 @@
 import { Args } from '@oclif/core';
+import { CALC_ID_PATTERN } from '../../src/calculators/id.ts';
 import { CliFailure } from '../base-command.ts';
 
 /** The CALCID argument of `config …` and `embed`. */
@@ -7,8 +8,7 @@ export const calcIdArg = Args.string({
   required: true,
 });
 
-// The server's own rule for ids in paths (CalcIdParam).
-const CALC_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const CALC_ID = new RegExp(CALC_ID_PATTERN);
 
 /**
  * The id checked before it goes into a URL path: "..", "/" or "?" in it would address

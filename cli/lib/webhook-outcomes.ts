@@ -1,5 +1,7 @@
-/** What each webhook outcome (CONTRACT §6) means for the owner, in one sentence. */
-const OUTCOME_EXPLANATIONS: Record<string, string> = {
+import type { PullOutcome } from '../../src/webhook/outcomes.ts';
+
+/** What each webhook outcome (docs/webhooks.md) means for the owner, in one sentence. */
+const OUTCOME_EXPLANATIONS: Readonly<Record<PullOutcome, string>> = {
   ok: 'the webhook answered with a JSON object',
   timeout: 'no complete answer within 5 s (lookup, connect, headers and body together)',
   http_error: 'the webhook answered with an HTTP error status',
@@ -16,6 +18,6 @@ const OUTCOME_EXPLANATIONS: Record<string, string> = {
 };
 
 export function explainOutcome(outcome: string): string {
-  const why = OUTCOME_EXPLANATIONS[outcome];
+  const why = (OUTCOME_EXPLANATIONS as Readonly<Record<string, string>>)[outcome];
   return why ? `${outcome} (${why})` : outcome;
 }

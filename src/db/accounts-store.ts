@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Plan } from '../config.ts';
+import type { Plan } from '../plans.ts';
 import type { Db } from './client.ts';
 import { accounts, usage } from './schema.ts';
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { PLANS } from '../plans.ts';
 
 /** Timestamps are ISO-8601 strings in UTC, as the API returns them. */
 export const accounts = sqliteTable(
@@ -8,9 +9,7 @@ export const accounts = sqliteTable(
     id: text('id').primaryKey(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    plan: text('plan', { enum: ['free', 'base', 'extra'] })
-      .notNull()
-      .default('free'),
+    plan: text('plan', { enum: PLANS }).notNull().default('free'),
     apiKey: text('api_key').notNull(),
     createdAt: text('created_at').notNull(),
     /**

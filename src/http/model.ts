@@ -1,4 +1,5 @@
 import { t, type TSchema } from 'elysia';
+import { CALC_ID_PATTERN } from '../calculators/id.ts';
 import { ERROR_STATUS } from '../errors.ts';
 
 /** The one error envelope, as a schema for the OpenAPI document. */
@@ -14,7 +15,7 @@ export const ErrorResponse = t.Object(
 );
 
 /** Calculator ids as they appear in paths: lower-case words joined by dashes. */
-export const CalcIdParam = t.Object({ calcId: t.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }) });
+export const CalcIdParam = t.Object({ calcId: t.String({ pattern: CALC_ID_PATTERN }) });
 
 /**
  * `detail.responses` for an answer the handler serialises itself: documented in the

@@ -1,24 +1,12 @@
 import type { AddressPolicy } from './address-policy.ts';
 import { buildRequestHeaders } from './headers.ts';
+import type { FetchOutcome } from './outcomes.ts';
 import { readCappedBody } from './read-body.ts';
 import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver, type WebhookTarget } from './url-check.ts';
 
-/** What one guarded webhook fetch ended with (CONTRACT §6). */
-type WebhookFetchOutcome =
-  | 'ok'
-  | 'timeout'
-  | 'http_error'
-  | 'redirect'
-  | 'invalid_json'
-  | 'not_object'
-  | 'too_large'
-  | 'blocked_address'
-  | 'bad_scheme'
-  | 'unreachable';
-
 /** Result of {@link guardedFetch}; `body` is set only when `outcome` is `ok`. */
 export interface WebhookFetchResult {
-  outcome: WebhookFetchOutcome;
+  outcome: FetchOutcome;
   httpStatus: number | null;
   durationMs: number;
   body?: Record<string, unknown>;
@@ -87,7 +75,7 @@ export async function guardedFetch(
   deps: GuardedFetchDeps,
 ): Promise<WebhookFetchResult> {
   const started = performance.now();
-  const finish = (outcome: WebhookFetchOutcome, httpStatus: number | null = null): WebhookFetchResult => ({
+  const finish = (outcome: FetchOutcome, httpStatus: number | null = null): WebhookFetchResult => ({
     outcome,
     httpStatus,
     durationMs: Math.round(performance.now() - started),

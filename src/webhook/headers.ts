@@ -1,4 +1,10 @@
 /**
+ * What the API and the CLI show instead of a stored header value; sent back in a save,
+ * it keeps the value stored under that name.
+ */
+export const REDACTED = '<redacted>';
+
+/**
  * Names a customer may not configure: `Host` and the signed `Calc-*` headers are ours
  * (docs/webhooks.md), the rest are hop-by-hop or framing.
  */

@@ -1,13 +1,12 @@
 import { Flags } from '@oclif/core';
 import { CliFailure } from '../../base-command.ts';
 import { OwnerCommand } from '../../owner-command.ts';
+import { REDACTED } from '../../../src/webhook/headers.ts';
 import type { WidgetConfigBody } from '../../lib/api-types.ts';
 import { calcIdArg, calcIdSegment } from '../../lib/calc-id.ts';
+import { describeConfig } from '../../lib/config-view.ts';
 import { readStdin } from '../../lib/stdin.ts';
 import { headerLinesFromText, parseHeaderLines } from '../../lib/webhook-headers.ts';
-import { describeConfig } from './get.ts';
-
-const REDACTED = '<redacted>';
 
 export default class ConfigSetWebhook extends OwnerCommand {
   static override summary = 'Save the webhook that pre-fills a calculator (Extra plan).';

@@ -1,5 +1,6 @@
 import { t, type Static } from 'elysia';
 import { QuotaStatus } from '../usage/model.ts';
+import { PLANS } from '../../plans.ts';
 
 export const Credentials = t.Object({
   email: t.String({ minLength: 3, maxLength: 254, description: 'Sign-in email address' }),
@@ -9,7 +10,7 @@ export const Credentials = t.Object({
 const Account = t.Object({
   id: t.String(),
   email: t.String(),
-  plan: t.Union([t.Literal('free'), t.Literal('base'), t.Literal('extra')]),
+  plan: t.UnionEnum(PLANS),
   apiKey: t.String({ description: 'Public widget key (pk_…): embedded in pages, not secret' }),
   createdAt: t.String({ format: 'date-time' }),
 });

@@ -1,4 +1,4 @@
-import type { Plan } from '../../config.ts';
+import type { Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
 import { AppError, invalidRequest, rateLimited } from '../../errors.ts';
 import { newAccountId, newApiKey } from '../../secrets.ts';

@@ -1,4 +1,4 @@
-import { t } from 'elysia';
+import { type Static, t } from 'elysia';
 
 export const DomainBody = t.Object({
   domain: t.String({ maxLength: 300, description: 'An origin: http(s)://host[:port]; owners may use a leading *.' }),
@@ -9,6 +9,8 @@ const Domain = t.Object({
   status: t.Union([t.Literal('active'), t.Literal('pending')]),
   createdAt: t.String({ format: 'date-time' }),
 });
+
+export type DomainJson = Static<typeof Domain>;
 
 export const DomainEnvelope = t.Object({ domain: Domain });
 export const DomainList = t.Object({ domains: t.Array(Domain) });

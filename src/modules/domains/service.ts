@@ -1,5 +1,6 @@
 import type { DomainRow, DomainsStore } from '../../db/domains-store.ts';
 import { AppError } from '../../errors.ts';
+import type { DomainJson } from './model.ts';
 import { matchingOrigins, normaliseOrigin } from './origin.ts';
 
 const MAX_PENDING_DOMAINS = 20;
@@ -7,12 +8,6 @@ const MAX_PENDING_DOMAINS = 20;
 export interface DomainsDeps {
   domains: DomainsStore;
   now: () => Date;
-}
-
-export interface DomainJson {
-  domain: string;
-  status: DomainRow['status'];
-  createdAt: string;
 }
 
 const toJson = (row: DomainRow): DomainJson => ({ domain: row.origin, status: row.status, createdAt: row.createdAt });

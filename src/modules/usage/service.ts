@@ -1,5 +1,5 @@
 import type { Static } from 'elysia';
-import type { Plan } from '../../config.ts';
+import type { Plan } from '../../plans.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import type { UsageStore } from '../../db/usage-store.ts';
 import { invalidRequest } from '../../errors.ts';

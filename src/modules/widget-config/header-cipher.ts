@@ -36,4 +36,7 @@ export function createHeaderCipher(key: Uint8Array) {
   };
 }
 
+/** The identity of a config row, sealed into its ciphertext as associated data. */
+export const rowId = (accountId: string, calcId: string): string => `${accountId}/${calcId}`;
+
 export type HeaderCipher = ReturnType<typeof createHeaderCipher>;

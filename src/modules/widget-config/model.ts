@@ -1,8 +1,7 @@
 import { t } from 'elysia';
+import { REDACTED } from '../../webhook/headers.ts';
+import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
 import { VISITOR_PATTERN } from '../visitor-context/token.ts';
-import { PULL_OUTCOMES } from './status-log.ts';
-
-export const REDACTED = '<redacted>';
 
 const WebhookInput = t.Object({
   url: t.String({
@@ -25,20 +24,20 @@ export const PreviewBody = t.Object({ calcId: t.String({ maxLength: 64, descript
 
 export const Outcome = t.UnionEnum(PULL_OUTCOMES);
 
+/** The last webhook outcome of a calculator, for the owner's diagnostics. */
+export const WebhookStatus = t.Object({
+  at: t.String({ format: 'date-time' }),
+  outcome: Outcome,
+  httpStatus: t.Union([t.Integer(), t.Null()]),
+  durationMs: t.Number(),
+});
+
 export const ConfigAnswer = t.Object({
   calcId: t.String(),
   config: t.Object({
     webhook: t.Optional(t.Object({ url: t.String(), headers: t.Record(t.String(), t.Literal(REDACTED)) })),
   }),
-  webhookStatus: t.Union([
-    t.Object({
-      at: t.String({ format: 'date-time' }),
-      outcome: Outcome,
-      httpStatus: t.Union([t.Integer(), t.Null()]),
-      durationMs: t.Number(),
-    }),
-    t.Null(),
-  ]),
+  webhookStatus: t.Union([WebhookStatus, t.Null()]),
 });
 
 export const TestAnswer = t.Object({

@@ -8,10 +8,11 @@ import type { InFlightLimiter } from '../../webhook/in-flight.ts';
 import { mergeWebhookValues } from '../../webhook/merge.ts';
 import { signedPullHeaders } from '../../webhook/signature.ts';
 import type { Resolver } from '../../webhook/url-check.ts';
+import type { PullOutcome } from '../../webhook/outcomes.ts';
 import type { SigningSecrets } from '../signing-secret/service.ts';
 import { verifyContext } from '../visitor-context/token.ts';
-import type { HeaderCipher } from './header-cipher.ts';
-import type { PullOutcome, StatusLog } from './status-log.ts';
+import { type HeaderCipher, rowId } from './header-cipher.ts';
+import type { StatusLog } from './status-log.ts';
 
 export interface PullDeps {
   configs: WidgetConfigStore;
@@ -44,8 +45,6 @@ export interface PullVisit {
   context?: string;
   visitor?: string;
 }
-
-export const rowId = (accountId: string, calcId: string) => `${accountId}/${calcId}`;
 
 const nothing = (outcome: PullOutcome): PullResult => ({
   outcome,

@@ -1,15 +1,17 @@
+import type { Static } from '@sinclair/typebox';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
+import { PLAN_NAMES } from '../../plans.ts';
 import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { requireCalculator } from '../calculators/service.ts';
 import type { AddressPolicy } from '../../webhook/address-policy.ts';
-import { validateWebhookHeaders } from '../../webhook/headers.ts';
+import { REDACTED, validateWebhookHeaders } from '../../webhook/headers.ts';
 import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver } from '../../webhook/url-check.ts';
-import type { HeaderCipher } from './header-cipher.ts';
-import { REDACTED } from './model.ts';
-import { rowId, type PullVisit } from './pull.ts';
-import type { StatusLog, WebhookStatus } from './status-log.ts';
+import { type HeaderCipher, rowId } from './header-cipher.ts';
+import type { ConfigAnswer, ConfigBody } from './model.ts';
+import type { PullVisit } from './pull.ts';
+import type { StatusLog } from './status-log.ts';
 
 export interface ConfigDeps {
   configs: WidgetConfigStore;
@@ -20,18 +22,8 @@ export interface ConfigDeps {
   now: () => Date;
 }
 
-export interface ConfigJson {
-  calcId: string;
-  config: { webhook?: { url: string; headers: Record<string, typeof REDACTED> } };
-  webhookStatus: WebhookStatus | null;
-}
-
-export interface WebhookInput {
-  url: string;
-  headers?: Record<string, string>;
-}
-
-const PLAN_NAMES = { free: 'Free', base: 'Base', extra: 'Extra' } as const;
+type ConfigJson = Static<typeof ConfigAnswer>;
+type WebhookInput = NonNullable<Static<typeof ConfigBody>['config']['webhook']>;
 
 /** The config as owners see it: header names with every value redacted. */
 export function readConfig(deps: ConfigDeps, accountId: string, calcId: string): ConfigJson {

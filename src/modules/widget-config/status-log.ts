@@ -1,33 +1,8 @@
 import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
+import type { Static } from '@sinclair/typebox';
+import type { WebhookStatus as WebhookStatusModel } from './model.ts';
 
-/** Every outcome of a webhook pull (contract §6). */
-export const PULL_OUTCOMES = [
-  'ok',
-  'timeout',
-  'http_error',
-  'redirect',
-  'invalid_json',
-  'not_object',
-  'too_large',
-  'blocked_address',
-  'bad_scheme',
-  'unreachable',
-  'plan_required',
-  'busy',
-  'no_webhook',
-] as const;
-
-export type PullOutcome = (typeof PULL_OUTCOMES)[number];
-
-/** Outcomes that mean there was no webhook to call: not counted as calls in usage. */
-export const NOT_CALLED: ReadonlySet<PullOutcome> = new Set<PullOutcome>(['plan_required', 'no_webhook']);
-
-export interface WebhookStatus {
-  at: string;
-  outcome: PullOutcome;
-  httpStatus: number | null;
-  durationMs: number;
-}
+export type WebhookStatus = Static<typeof WebhookStatusModel>;
 
 const key = (accountId: string, calcId: string) => `${accountId}\u0000${calcId}`;
 

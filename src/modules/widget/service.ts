@@ -1,12 +1,15 @@
+import type { Static } from '@sinclair/typebox';
 import type { CalculatorDefinition } from '../../calculators/definition.ts';
-import type { Plan } from '../../config.ts';
+import type { Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { requireCalculator } from '../calculators/service.ts';
 import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
 import { normaliseOrigin } from '../domains/origin.ts';
-import { originStatus, requestDomain, type DomainJson } from '../domains/service.ts';
+import type { DomainJson } from '../domains/model.ts';
+import { originStatus, requestDomain } from '../domains/service.ts';
+import type { WidgetBody } from './model.ts';
 
 export interface WidgetDeps {
   accounts: AccountsStore;
@@ -16,11 +19,7 @@ export interface WidgetDeps {
   now: () => Date;
 }
 
-export interface WidgetRequest {
-  apiKey: string;
-  domain: string;
-  calcId: string;
-}
+type WidgetRequest = Static<typeof WidgetBody>;
 
 /** The account behind a public key, or 401. */
 function accountForKey(deps: Pick<WidgetDeps, 'accounts'>, apiKey: string): AccountRow {

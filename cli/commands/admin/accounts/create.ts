@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { PLANS } from '../../../../src/config.ts';
+import { PLANS, type Plan } from '../../../../src/plans.ts';
 import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
 import { createAccount, toAccountJson } from '../../../../src/modules/accounts/service.ts';
 import { randomBase62 } from '../../../../src/secrets.ts';
@@ -35,7 +35,7 @@ export default class AccountsCreate extends BaseCommand {
         {
           email: flags.email,
           password,
-          plan: flags.plan as (typeof PLANS)[number],
+          plan: flags.plan as Plan,
         },
       );
       const account = toAccountJson(row);

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { PLANS, type Plan } from '../../../../src/config.ts';
+import { PLANS, type Plan } from '../../../../src/plans.ts';
 import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
 import { normaliseEmail, toAccountJson } from '../../../../src/modules/accounts/service.ts';
 import { BaseCommand, CliFailure } from '../../../base-command.ts';
