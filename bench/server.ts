@@ -201,10 +201,24 @@ export async function run(): Promise<ServerResults> {
       `server: executable ${binary.path} (${binary.note}); taskset ${hasTaskset ? `server core ${SERVER_CORE}, wrk core ${CLIENT_CORE}` : 'absent: unpinned'}`,
     );
 
-    // The product's data: an account with its origin, made through the API. Its quota
-    // (given on every start) is one that the loads of this bench never reach.
+    // The product's data: an account with its origin, made through the API. Its quota and
+    // its per-client widget limits (given on every start) are ones that the loads of this
+    // bench, all from one address with one key, never reach: the limiter still runs.
     const productDir = join(work, 'product-data');
-    const productCommand = [binary.path, 'serve', '--port', '0', '--data', productDir, '--quota-free', String(QUOTA)];
+    const productCommand = [
+      binary.path,
+      'serve',
+      '--port',
+      '0',
+      '--data',
+      productDir,
+      '--quota-free',
+      String(QUOTA),
+      '--rate-widget-per-minute',
+      String(QUOTA),
+      '--rate-widget-per-day',
+      String(QUOTA),
+    ];
     const setup = await start(productCommand, 'product-setup.log');
     const signup = await api(setup.url, 'POST', '/v1/auth/signup', {
       email: 'bench@example.com',
