@@ -1,7 +1,7 @@
 /**
- * `npm test`: the whole suite. Installs Debian chromium for the widget's browser tests
- * when it is missing and this machine allows it (root with apt-get); otherwise those
- * tests fail and say what to install. Builds dist/calc first: e2e tests run the real
+ * `npm test`: the whole suite. Installs Debian chromium (the widget's browser tests) and
+ * php-cli (the PHP example of docs/webhooks.md) when missing and this machine allows it
+ * (root with apt-get); otherwise those tests fail and say what to install. Builds dist/calc first: e2e tests run the real
  * executable.
  */
 import { existsSync } from 'node:fs';
@@ -15,25 +15,25 @@ function run(cmd: string[], env: Record<string, string> = {}): number {
   return proc.exitCode ?? 1;
 }
 
-if (!existsSync(CHROMIUM)) {
+/** Installs a Debian package the suite needs when it is missing and this machine allows it. */
+function ensurePackage(binary: string, pkg: string, why: string): void {
+  if (existsSync(binary)) return;
   const canApt = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
   if (canApt) {
-    console.log('Installing Debian chromium for the browser tests…');
+    console.log(`Installing Debian ${pkg} for ${why}…`);
     const env = { DEBIAN_FRONTEND: 'noninteractive' };
-    if (
-      run(['apt-get', 'update', '-qq'], env) !== 0 ||
-      run(['apt-get', 'install', '-y', '-qq', 'chromium'], env) !== 0
-    ) {
-      console.error(
-        'Could not install chromium; the browser tests will fail. Install it with: apt-get install chromium',
-      );
+    if (run(['apt-get', 'update', '-qq'], env) !== 0 || run(['apt-get', 'install', '-y', '-qq', pkg], env) !== 0) {
+      console.error(`Could not install ${pkg}; ${why} will fail. Install it with: apt-get install ${pkg}`);
     }
   } else {
     console.error(
-      `${CHROMIUM} is missing and this user cannot install it: the browser tests will fail. Install Debian's chromium package (apt-get install chromium).`,
+      `${binary} is missing and this user cannot install it: ${why} will fail. Install Debian's ${pkg} package (apt-get install ${pkg}).`,
     );
   }
 }
+
+ensurePackage(CHROMIUM, 'chromium', 'the browser tests');
+ensurePackage('/usr/bin/php', 'php-cli', 'the PHP example of docs/webhooks.md');
 
 if (run([process.execPath, join(root, 'cli', 'build.ts')]) !== 0) process.exit(1);
 process.exit(run([process.execPath, 'test', ...process.argv.slice(2)]));
