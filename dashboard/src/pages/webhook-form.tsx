@@ -130,7 +130,7 @@ export function WebhookForm(props: { calcId: string; plan: Plan; onChanged: () =
     setRows((current) => current.map((row) => (row.id === id ? { ...row, ...change } : row)));
 
   return (
-    <section aria-labelledby="webhook-heading" class="card">
+    <section aria-labelledby="webhook-heading" class="card wide">
       <h2 id="webhook-heading">Pre-fill webhook</h2>
       <p class="hint">
         On every load the server GETs this URL and pre-fills the calculator with the JSON it answers. Header values are

@@ -95,13 +95,16 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
 export const pageToken = (page: Page): Promise<string | null> =>
   page.evaluate(() => sessionStorage.getItem('calc.token'));
 
-/** A screenshot for docs/dashboard.md (kept in test-artifacts; copied into docs/ when asked). */
+/**
+ * A screenshot for docs/dashboard.md: always in test-artifacts/, and into docs/images/ when
+ * CALC_DOCS_SCREENSHOTS=1 (its accounts and keys are random, so every run would change it).
+ */
 export async function docsScreenshot(page: Page, name: string): Promise<void> {
   await screenshot(page, `dashboard-${name}`);
   if (process.env.CALC_DOCS_SCREENSHOTS === '1') {
-    const dir = join(ROOT, 'docs', 'dashboard');
+    const dir = join(ROOT, 'docs', 'images');
     mkdirSync(dir, { recursive: true });
-    copyFileSync(join(ROOT, 'test-artifacts', `dashboard-${name}.png`), join(dir, `${name}.png`));
+    copyFileSync(join(ROOT, 'test-artifacts', `dashboard-${name}.png`), join(dir, `dashboard-${name}.png`));
   }
 }
 
