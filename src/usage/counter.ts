@@ -22,18 +22,39 @@ export function dayOf(date: Date): string {
   return today.day;
 }
 
+/**
+ * Counts by three keys, one map per level: every key of a load (the cached day string, a
+ * calculator id, a cached origin) is a string whose hash is already known, so a count is
+ * three lookups and no string building (docs/performance.md).
+ */
+type Tally = Map<string, Map<string, Map<string, number>>>;
+
+function tally(counts: Tally, a: string, b: string, c: string): void {
+  let level = counts.get(a);
+  if (!level) {
+    level = new Map();
+    counts.set(a, level);
+  }
+  let last = level.get(b);
+  if (!last) {
+    last = new Map();
+    level.set(b, last);
+  }
+  last.set(c, (last.get(c) ?? 0) + 1);
+}
+
+function* entriesOf(counts: Tally): Generator<[string, string, string, number]> {
+  for (const [a, level] of counts) for (const [b, last] of level) for (const [c, n] of last) yield [a, b, c, n];
+}
+
 interface Entry {
   stored: number;
   pending: number;
-  /** Unflushed loads of this month by `day\0calcId\0domain`; they add up to `pending`. */
-  days: Map<string, number>;
+  /** Unflushed loads of this month by day, calculator and origin; they add up to `pending`. */
+  days: Tally;
 }
 
 const SEP = '\u0000';
-
-function bump(map: Map<string, number>, key: string): void {
-  map.set(key, (map.get(key) ?? 0) + 1);
-}
 
 /** The months ("YYYY-MM") that days `from`..`to` touch. */
 function periodsBetween(from: string, to: string): string[] {
@@ -67,8 +88,8 @@ function periodsBetween(from: string, to: string): string[] {
  */
 export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>, onLimitReached: () => void = () => {}) {
   const entries = new Map<string, Entry>();
-  /** Unflushed webhook calls by account, then `day\0calcId\0outcome`. */
-  const calls = new Map<string, Map<string, number>>();
+  /** Unflushed webhook calls by account, then day, calculator and outcome. */
+  const calls = new Map<string, Tally>();
 
   function entry(accountId: string, period: string): Entry {
     const key = accountId + SEP + period;
@@ -86,16 +107,12 @@ export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>, 
       if (e.pending === 0) continue;
       const [accountId = '', period = ''] = key.split(SEP);
       deltas.monthly.push({ accountId, period, loads: e.pending });
-      for (const [dayKey, loads] of e.days) {
-        const [day = '', calcId = '', domain = ''] = dayKey.split(SEP);
+      for (const [day, calcId, domain, loads] of entriesOf(e.days))
         deltas.loads.push({ accountId, day, calcId, domain, loads });
-      }
     }
     for (const [accountId, mine] of calls) {
-      for (const [key, count] of mine) {
-        const [day = '', calcId = '', outcome = ''] = key.split(SEP);
+      for (const [day, calcId, outcome, count] of entriesOf(mine))
         deltas.calls.push({ accountId, day, calcId, outcome, calls: count });
-      }
     }
     return deltas;
   }
@@ -114,7 +131,7 @@ export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>, 
       const e = entry(accountId, day.slice(0, 7));
       if (e.stored + e.pending >= limit) return false;
       e.pending += 1;
-      bump(e.days, day + SEP + calcId + SEP + domain);
+      tally(e.days, day, calcId, domain);
       if (e.stored + e.pending === limit) onLimitReached();
       return true;
     },
@@ -126,7 +143,7 @@ export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>, 
         mine = new Map();
         calls.set(accountId, mine);
       }
-      bump(mine, day + SEP + calcId + SEP + outcome);
+      tally(mine, day, calcId, outcome);
     },
 
     /** One account's unflushed loads on days `from`..`to`, in no particular order. */
@@ -135,10 +152,8 @@ export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>, 
       for (const period of periodsBetween(from, to)) {
         const e = entries.get(accountId + SEP + period);
         if (!e) continue;
-        for (const [key, loads] of e.days) {
-          const [date = '', calcId = '', domain = ''] = key.split(SEP);
+        for (const [date, calcId, domain, loads] of entriesOf(e.days))
           if (date >= from && date <= to) rows.push({ date, calcId, domain, loads });
-        }
       }
       return rows;
     },
@@ -146,10 +161,8 @@ export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>, 
     /** One account's unflushed webhook calls on days `from`..`to`, in no particular order. */
     pendingCalls(accountId: string, from: string, to: string): DailyCalls[] {
       const rows: DailyCalls[] = [];
-      for (const [key, count] of calls.get(accountId) ?? []) {
-        const [date = '', calcId = '', outcome = ''] = key.split(SEP);
+      for (const [date, calcId, outcome, count] of entriesOf(calls.get(accountId) ?? new Map()))
         if (date >= from && date <= to) rows.push({ date, calcId, outcome, calls: count });
-      }
       return rows;
     },
 
