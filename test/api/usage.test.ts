@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { testApp, type TestApp } from '../helpers/test-app.ts';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
+
+// Sign-ups hash passwords with argon2: a loaded machine must not turn that into a failure.
+setDefaultTimeout(20_000);
 
 const SHOP = 'https://shop.example';
 const BLOG = 'https://blog.shop.example';
