@@ -169,6 +169,29 @@ describe('GET /v1/usage', () => {
     expect((await old()).json.rows).toEqual([{ date: '2025-02-03', calcId: 'bmi', domain: SHOP, loads: 1 }]);
   });
 
+  test('deleting an account deletes its per-day rows, stored and pending, and the flush goes on for others', async () => {
+    const { app } = clockedApp('2026-03-10T12:00:00Z');
+    using _ = app;
+    const leaving = await owner(app);
+    const staying = await owner(app);
+    expect(await load(app, leaving.apiKey)).toBe(200);
+    app.flush();
+    expect(await load(app, leaving.apiKey, 'tip')).toBe(200);
+    expect(await load(app, staying.apiKey)).toBe(200);
+    const deleted = await app.request('DELETE', '/v1/account', {
+      token: leaving.token,
+      body: { password: leaving.password },
+    });
+    expect(deleted.status).toBe(200);
+    app.flush();
+    const count = (table: string, id: string) =>
+      (app.database.sqlite.query(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).get(id) as { n: number }).n;
+    expect(count('usage_daily', leaving.id)).toBe(0);
+    expect(count('usage', leaving.id)).toBe(0);
+    expect(count('usage_daily', staying.id)).toBe(1);
+    expect((await usage(app, staying.token)).json.total).toBe(1);
+  });
+
   test('the route is in the OpenAPI document with its query and answer', async () => {
     using app = testApp();
     const doc = (await app.request('GET', '/openapi.json')).json;
