@@ -37,15 +37,35 @@ describe('start-up', () => {
   }, 60_000);
 
   for (const secret of ['jwt-secret', 'webhook-key']) {
-    test(`failure 5 (missing secrets): without ${secret} serve refuses naming the file; --regenerate-secrets starts it`, async () => {
+    test(`failure 5 (missing secrets): without ${secret} serve refuses naming the file; --regenerate-secrets starts it, and the owner's config answers without a 500`, async () => {
       using dir = tempDir();
       const data = join(dir.path, 'data');
+      const env = { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' };
       // An operator command creates the database (and its secrets) before any server ran.
-      expect(
-        (await runCommand([calc], ['admin', 'accounts', 'create', '--email', 'o@shop.example', '--data', data]))
-          .exitCode,
-      ).toBe(0);
-      const { server } = await serveDemo(calc, data);
+      const created = await runCommand(
+        [calc],
+        ['admin', 'accounts', 'create', '--email', 'o@shop.example', '--plan', 'extra', '--json', '--data', data],
+      );
+      expect(created.exitCode).toBe(0);
+      const { password } = JSON.parse(created.stdout) as { password: string };
+      const server = await startServe([calc], ['--data', data], env);
+      const signIn = async (url: string) => {
+        const login = await fetch(`${url}/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'o@shop.example', password }),
+        });
+        expect(login.status).toBe(200);
+        return { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+      };
+      const saved = await fetch(`${server.url}/v1/widget-config/bmi`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...(await signIn(server.url)) },
+        body: JSON.stringify({
+          config: { webhook: { url: 'http://127.0.0.2:1024/prefill', headers: { 'X-Api-Key': 's3cret' } } },
+        }),
+      });
+      expect(saved.status).toBe(200);
       expect((await server.stop()).exitCode).toBe(0);
 
       rmSync(join(data, secret));
@@ -55,7 +75,12 @@ describe('start-up', () => {
       expect(refused.stderr).toContain('--regenerate-secrets');
       expect(refused.stderr).not.toContain('    at ');
 
-      const regenerated = await startServe([calc], ['--data', data, '--regenerate-secrets']);
+      const regenerated = await startServe([calc], ['--data', data, '--regenerate-secrets'], env);
+      const config = await fetch(`${regenerated.url}/v1/widget-config/bmi`, { headers: await signIn(regenerated.url) });
+      expect(config.status).toBe(200);
+      const headers = ((await config.json()) as { config: { webhook: { headers: object } } }).config.webhook.headers;
+      // A new webhook-key cannot read the stored values: they are gone, not a 500.
+      expect(headers).toEqual(secret === 'webhook-key' ? {} : { 'X-Api-Key': '<redacted>' });
       expect((await regenerated.stop()).exitCode).toBe(0);
       // Once regenerated, the file is there again: a plain start works.
       const plain = await startServe([calc], ['--data', data]);

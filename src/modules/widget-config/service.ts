@@ -133,12 +133,16 @@ function originOf(raw: string): string | null {
   }
 }
 
+/**
+ * The stored header values; none when they cannot be decrypted (the operator started with
+ * a new webhook-key, `--regenerate-secrets`): they are lost, the owner sees no headers and
+ * must send their values again, and pulls meanwhile fail as `unreachable`.
+ */
 function storedHeaders(deps: ConfigDeps, accountId: string, calcId: string, sealed: string): Record<string, string> {
   try {
     return deps.cipher.open(sealed, rowId(accountId, calcId));
   } catch {
-    // A plain Error: the 500 path logs it with the request id the answer repeats.
-    throw new Error("stored webhook headers cannot be decrypted: the data directory's webhook-key does not match");
+    return {};
   }
 }
 
