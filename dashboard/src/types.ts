@@ -4,7 +4,7 @@
  */
 import type { Static } from 'elysia';
 import type { PublicCalculator } from '../../src/calculators/definition.ts';
-import type { AccountEnvelope, AccountOverview, Session } from '../../src/modules/accounts/model.ts';
+import type { AccountEnvelope, AccountOverview, NewToken, Session } from '../../src/modules/accounts/model.ts';
 import type { DomainEnvelope, DomainList } from '../../src/modules/domains/model.ts';
 import type { SigningSecretAnswer } from '../../src/modules/signing-secret/model.ts';
 import type { UsageReport } from '../../src/modules/usage/model.ts';
@@ -14,6 +14,7 @@ import type { LoadAnswer } from '../../src/modules/widget/model.ts';
 export type SessionBody = Static<typeof Session>;
 export type OverviewBody = Static<typeof AccountOverview>;
 export type AccountBody = Static<typeof AccountEnvelope>;
+export type NewTokenBody = Static<typeof NewToken>;
 export type Plan = OverviewBody['account']['plan'];
 export type DomainListBody = Static<typeof DomainList>;
 export type DomainBody = Static<typeof DomainEnvelope>;

@@ -6,7 +6,7 @@ import { PageTitle } from '../components/page-title.tsx';
 import { endSession, startSession } from '../session.ts';
 import { formatDateTime } from '../format.ts';
 import { useApi } from '../use-api.ts';
-import type { OverviewBody, SigningSecretBody } from '../types.ts';
+import type { NewTokenBody, OverviewBody, SigningSecretBody } from '../types.ts';
 
 function ChangePassword() {
   const [current, setCurrent] = useState('');
@@ -21,7 +21,7 @@ function ChangePassword() {
           event.preventDefault();
           setBusy(true);
           try {
-            const { token } = await api<{ token: string }>('POST', '/v1/account/password', {
+            const { token } = await api<NewTokenBody>('POST', '/v1/account/password', {
               currentPassword: current,
               newPassword: next,
             });
