@@ -120,6 +120,26 @@ describe('GET/POST /v1/account/signing-secret', () => {
     expect(app.logs.join('\n')).not.toContain(signingSecret);
   });
 
+  test('a secret that no longer opens (a replaced webhook-key) is recovered by rotating', async () => {
+    using app = testApp();
+    const owner = await app.signup();
+    const other = await app.signup();
+    // Sealed for another account: it cannot open under this one, as with another key.
+    const foreign = app.database.sqlite
+      .query('SELECT secret FROM signing_secrets WHERE account_id = ?')
+      .get(other.id) as {
+      secret: string;
+    };
+    app.database.sqlite.run('UPDATE signing_secrets SET secret = ? WHERE account_id = ?', [foreign.secret, owner.id]);
+    const broken = await app.request('GET', '/v1/account/signing-secret', { token: owner.token });
+    expect(broken.status).toBe(500);
+    expect(broken.text).not.toContain('whsec_');
+    const rotated = await app.request('POST', '/v1/account/signing-secret', { token: owner.token });
+    expect(rotated.status).toBe(200);
+    expect(rotated.json.previousValidUntil).toBeNull();
+    expect(app.signingSecrets.active(owner.id)).toEqual([rotated.json.signingSecret]);
+  });
+
   test('deleting an account deletes its signing secret', async () => {
     using app = testApp();
     const owner = await app.signup();

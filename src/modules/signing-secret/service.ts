@@ -40,6 +40,16 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
     return secret;
   }
 
+  /** Whether a sealed secret still opens (it does not after the data directory's key was replaced). */
+  function opens(sealed: string, accountId: string): boolean {
+    try {
+      open(sealed, accountId);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The account's row, creating its first secret when it has none. */
   function ensure(accountId: string): SigningSecretRow {
     const found = deps.signingSecrets.find(accountId);
@@ -76,7 +86,8 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
 
     /**
      * A new secret; the current one becomes the previous and verifies for 24 more hours.
-     * A previous secret still in its overlap is dropped at once.
+     * A previous secret still in its overlap is dropped at once. A current secret that no
+     * longer opens (a replaced key) is dropped too: rotating is how an owner recovers.
      */
     rotate(accountId: string): SigningSecretJson {
       for (;;) {
@@ -86,8 +97,12 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
           accountId,
           secret: deps.cipher.sealText(newSigningSecret(), sealedFor(accountId)),
           createdAt: now.toISOString(),
-          previousSecret: current.secret,
-          previousValidUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+          ...(opens(current.secret, accountId)
+            ? {
+                previousSecret: current.secret,
+                previousValidUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+              }
+            : { previousSecret: null, previousValidUntil: null }),
         };
         if (deps.signingSecrets.rotate(next, current.secret)) return toJson(next);
       }
