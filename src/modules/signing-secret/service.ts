@@ -50,10 +50,25 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
     }
   }
 
-  /** The account's row, creating its first secret when it has none. */
+  /**
+   * The account's row, creating its first secret when it has none. A secret that no
+   * longer opens (the data directory's key was replaced) counts as gone: it is replaced,
+   * as the owner must take a new one to their backend either way.
+   */
   function ensure(accountId: string): SigningSecretRow {
     const found = deps.signingSecrets.find(accountId);
-    if (found) return found;
+    if (found && opens(found.secret, accountId)) return found;
+    if (found) {
+      const fresh: SigningSecretRow = {
+        accountId,
+        secret: deps.cipher.sealText(newSigningSecret(), sealedFor(accountId)),
+        createdAt: deps.now().toISOString(),
+        previousSecret: null,
+        previousValidUntil: null,
+      };
+      deps.signingSecrets.rotate(fresh, found.secret);
+      return ensure(accountId);
+    }
     deps.signingSecrets.insertFirst({
       accountId,
       secret: deps.cipher.sealText(newSigningSecret(), sealedFor(accountId)),
@@ -86,8 +101,7 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
 
     /**
      * A new secret; the current one becomes the previous and verifies for 24 more hours.
-     * A previous secret still in its overlap is dropped at once. A current secret that no
-     * longer opens (a replaced key) is dropped too: rotating is how an owner recovers.
+     * A previous secret still in its overlap is dropped at once.
      */
     rotate(accountId: string): SigningSecretJson {
       for (;;) {
@@ -97,12 +111,8 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
           accountId,
           secret: deps.cipher.sealText(newSigningSecret(), sealedFor(accountId)),
           createdAt: now.toISOString(),
-          ...(opens(current.secret, accountId)
-            ? {
-                previousSecret: current.secret,
-                previousValidUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
-              }
-            : { previousSecret: null, previousValidUntil: null }),
+          previousSecret: current.secret,
+          previousValidUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
         };
         if (deps.signingSecrets.rotate(next, current.secret)) return toJson(next);
       }
@@ -115,7 +125,10 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
     active(accountId: string): string[] {
       const row = ensure(accountId);
       const current = open(row.secret, accountId);
-      return overlapEnd(row) && row.previousSecret ? [current, open(row.previousSecret, accountId)] : [current];
+      // A previous secret sealed under a replaced key is simply no longer accepted.
+      return overlapEnd(row) && row.previousSecret && opens(row.previousSecret, accountId)
+        ? [current, open(row.previousSecret, accountId)]
+        : [current];
     },
 
     /** Gives every account made before signing secrets existed its first one. */
