@@ -140,11 +140,17 @@ describe('GET/POST /v1/account/signing-secret', () => {
     expect(app.signingSecrets.active(other.id)).toHaveLength(1);
   });
 
-  test('deleting an account deletes its signing secret', async () => {
+  test('deleting an account (DELETE /v1/account) deletes its signing secret', async () => {
     using app = testApp();
     const owner = await app.signup();
-    app.database.sqlite.run('DELETE FROM accounts WHERE id = ?', [owner.id]);
-    expect(app.database.sqlite.query('SELECT count(*) AS n FROM signing_secrets').get()).toEqual({ n: 0 });
+    const kept = await app.signup();
+    const deleted = await app.request('DELETE', '/v1/account', {
+      token: owner.token,
+      body: { password: owner.password },
+    });
+    expect(deleted.status).toBe(200);
+    const rows = app.database.sqlite.query('SELECT account_id FROM signing_secrets').all();
+    expect(rows).toEqual([{ account_id: kept.id }]);
   });
 });
 
