@@ -2,6 +2,7 @@ import { Command, Errors } from '@oclif/core';
 import { ConfigError } from '../src/config.ts';
 import { DataDirError } from '../src/data-dir/errors.ts';
 import { AppError } from '../src/errors.ts';
+import { printableLines } from './lib/printable.ts';
 
 /** Exit codes: 0 ok, 1 any rejected value or failure, 2 command-line syntax, 4 not signed in. */
 export const EXIT = { failure: 1, usage: 2, auth: 4 } as const;
@@ -42,12 +43,22 @@ export abstract class BaseCommand extends Command {
     return super.catch(error);
   }
 
+  /**
+   * Every line a command prints for a person passes here: text from the server (an email,
+   * a message) has its control and format characters escaped, so it cannot drive the
+   * terminal. (`--json` output is JSON, escaped by its encoder.)
+   */
+  override log(message = '', ...args: unknown[]): void {
+    super.log(printableLines(message), ...args);
+  }
+
   protected fail(message: string, exitCode: number, code?: string): never {
     if (this.jsonEnabled()) {
       // stdout stays empty on failure: scripts read the error from stderr.
-      process.stderr.write(`${JSON.stringify({ error: code ? { code, message } : { message } })}\n`);
+      // JSON escapes C0 controls itself; the rest (C1, format characters) too, still valid JSON.
+      process.stderr.write(`${printableLines(JSON.stringify({ error: code ? { code, message } : { message } }))}\n`);
     } else {
-      process.stderr.write(`Error: ${message}\n`);
+      process.stderr.write(`Error: ${printableLines(message)}\n`);
     }
     this.exit(exitCode);
   }

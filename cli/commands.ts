@@ -7,6 +7,7 @@ import AccountsList from './commands/admin/accounts/list.ts';
 import AccountsResetPassword from './commands/admin/accounts/reset-password.ts';
 import AccountsSetPlan from './commands/admin/accounts/set-plan.ts';
 import Backup from './commands/admin/backup.ts';
+import AccountDelete from './commands/account/delete.ts';
 import Calculators from './commands/calculators/index.ts';
 import ConfigGet from './commands/config/get.ts';
 import ConfigRemoveWebhook from './commands/config/remove-webhook.ts';
@@ -22,6 +23,7 @@ import KeysRotate from './commands/keys/rotate.ts';
 import KeysSigningSecret from './commands/keys/signing-secret.ts';
 import Login from './commands/login.ts';
 import Logout from './commands/logout.ts';
+import Password from './commands/password.ts';
 import Serve from './commands/serve.ts';
 import Signup from './commands/signup.ts';
 import Usage from './commands/usage.ts';
@@ -43,6 +45,8 @@ export const commands: Record<string, Command.Class> = {
   'admin:backup': Backup,
   login: Login,
   logout: Logout,
+  password: Password,
+  'account:delete': AccountDelete,
   signup: Signup,
   whoami: Whoami,
   domains: Domains,

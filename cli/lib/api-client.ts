@@ -96,8 +96,10 @@ export class ApiClient {
   private serverFailure(status: number, body: unknown, auth: boolean): CliFailure {
     const envelope = errorEnvelope(body);
     const message = envelope?.message ?? `The server at ${this.baseUrl} answered HTTP ${status}.`;
-    // 401 on a signed-in request means the token itself was refused; on sign-in it is a wrong password.
-    if (status === 401 && auth) return new CliFailure(`${message} ${LOGIN_HINT}`, EXIT.auth, envelope?.code);
+    // 401 on a signed-in request means the token itself was refused, unless it says a
+    // password was wrong (sign-in, or a password confirmed again by a signed-in owner).
+    if (status === 401 && auth && envelope?.code !== 'invalid_credentials')
+      return new CliFailure(`${message} ${LOGIN_HINT}`, EXIT.auth, envelope?.code);
     return new CliFailure(message, EXIT.failure, envelope?.code);
   }
 

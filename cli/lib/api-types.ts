@@ -3,7 +3,7 @@
  * TypeBox schemas (erased at build time), so the CLI and the server cannot drift apart.
  */
 import type { Static } from 'elysia';
-import type { AccountEnvelope, AccountOverview, Session } from '../../src/modules/accounts/model.ts';
+import type { AccountEnvelope, AccountOverview, Done, NewToken, Session } from '../../src/modules/accounts/model.ts';
 import type { DomainEnvelope, DomainList } from '../../src/modules/domains/model.ts';
 import type { SigningSecretAnswer } from '../../src/modules/signing-secret/model.ts';
 import type { UsageReport } from '../../src/modules/usage/model.ts';
@@ -12,6 +12,8 @@ import type { ConfigAnswer, TestAnswer } from '../../src/modules/widget-config/m
 export type SessionBody = Static<typeof Session>;
 export type AccountOverviewBody = Static<typeof AccountOverview>;
 export type AccountBody = Static<typeof AccountEnvelope>;
+export type NewTokenBody = Static<typeof NewToken>;
+export type DoneBody = Static<typeof Done>;
 export type DomainListBody = Static<typeof DomainList>;
 export type DomainBody = Static<typeof DomainEnvelope>;
 export type DomainJson = DomainBody['domain'];

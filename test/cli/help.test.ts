@@ -5,6 +5,8 @@ import { commands } from '../../cli/commands.ts';
 const OWNER_COMMANDS = [
   'login',
   'logout',
+  'password',
+  'account:delete',
   'signup',
   'whoami',
   'domains',
