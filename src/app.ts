@@ -169,7 +169,7 @@ export function createApp(options: AppOptions) {
         }),
         pagesModule({ accounts, config, publicUrl }),
         dashboardModule({ signupEnabled: !config.signupDisabled }),
-        docsModule(() => [...app.routes, ...native.docs]),
+        docsModule(() => [...app.routes, ...native.docs], publicUrl),
       ],
     },
   ].map(({ group, modules }) => ({ group, plugin: elysiaGroup(group, modules) }));

@@ -1,29 +1,51 @@
 import { Elysia } from 'elysia';
 import pkg from '../../package.json' with { type: 'json' };
+import { DOCS_CSP, DOCS_HTML } from './docs-page.ts';
 import { buildOpenApi, type RouteLike } from './openapi.ts';
-import { DOCS_HTML, DOCS_JS } from './docs-page.ts';
+import { readRedoc } from './redoc.macro.ts' with { type: 'macro' };
+
+const redoc = readRedoc();
+const redocGzip = new Uint8Array(Buffer.from(redoc.gzip, 'base64'));
 
 /**
- * `/openapi.json`, generated from the routes' own TypeBox schemas, and `/docs`, a
- * reader that needs no CDN (VMs often have no outside access).
+ * `/openapi.json`, generated from the routes' own TypeBox schemas, and `/docs`, the
+ * reference rendered by Redoc from the executable itself (VMs often have no outside
+ * access).
  */
-export function docsModule(routes: () => RouteLike[]) {
+export function docsModule(routes: () => RouteLike[], publicUrl: () => string) {
   let document: unknown;
   return new Elysia({ tags: ['docs'] })
-    .get('/openapi.json', () => (document ??= buildOpenApi(routes(), { title: 'calc API', version: pkg.version })), {
-      detail: { hide: true },
-    })
+    .get(
+      '/openapi.json',
+      () => (document ??= buildOpenApi(routes(), { title: 'calc API', version: pkg.version, publicUrl: publicUrl() })),
+      { detail: { hide: true } },
+    )
     .get(
       '/docs',
       () =>
         new Response(DOCS_HTML, {
-          headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'self'" },
+          headers: {
+            'content-type': 'text/html; charset=utf-8',
+            'content-security-policy': DOCS_CSP,
+            'x-content-type-options': 'nosniff',
+          },
         }),
       { detail: { hide: true } },
     )
     .get(
-      '/docs/reader.js',
-      () => new Response(DOCS_JS, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }),
+      '/docs/redoc.standalone.js',
+      ({ request }) => {
+        const gzip = /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '');
+        const headers: Record<string, string> = {
+          'content-type': 'text/javascript; charset=utf-8',
+          // Changes only with calc's version, which changes the executable.
+          'cache-control': 'public, max-age=3600',
+          vary: 'Accept-Encoding',
+          'x-content-type-options': 'nosniff',
+        };
+        if (gzip) headers['content-encoding'] = 'gzip';
+        return new Response(gzip ? redocGzip : redoc.js, { headers });
+      },
       { detail: { hide: true } },
     );
 }

@@ -1,3 +1,8 @@
+import { sample } from 'openapi-sampler';
+import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
+import { ERROR_DOCS } from './error-docs.ts';
+import { ErrorResponse } from './model.ts';
+
 export interface RouteLike {
   method: string;
   path: string;
@@ -11,6 +16,7 @@ export interface RouteLike {
       summary?: string;
       description?: string;
       hide?: boolean;
+      tags?: string[];
       security?: unknown;
       responses?: Record<string, unknown>;
     };
@@ -21,6 +27,7 @@ const STATUS_TEXT: Record<string, string> = {
   '200': 'OK',
   '201': 'Created',
   '202': 'Accepted',
+  '204': 'No content',
   '400': 'Invalid request',
   '401': 'Unauthorized',
   '403': 'Forbidden',
@@ -29,43 +36,172 @@ const STATUS_TEXT: Record<string, string> = {
   '413': 'Payload too large',
   '422': 'Unprocessable',
   '429': 'Too many requests',
+  '500': 'Internal error',
   '503': 'Not ready',
 };
 
+const JSON_TYPE = 'application/json';
+const ERROR_SCHEMA = plain(ErrorResponse);
+const errorRef = (status: string) => ({ $ref: `#/components/responses/Error${status}` });
+
+export interface ApiInfo {
+  title: string;
+  version: string;
+  /** The server's public base URL: the document's server and its curl examples. */
+  publicUrl: string;
+}
+
 /**
- * An OpenAPI 3 document built from the routes Elysia registered: the same TypeBox
- * schemas that validate requests describe them, so the document cannot drift.
+ * An OpenAPI 3.1 document built from the routes Elysia registered: the same TypeBox
+ * schemas that validate requests describe them, so the document cannot drift. Error
+ * answers are shared components (one per status, an example per code); every request
+ * body, parameter and answer carries an example, sampled from its schema.
  */
-export function buildOpenApi(routes: RouteLike[], info: { title: string; version: string }) {
+export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const { hooks } = route;
     if (hooks.detail?.hide || route.method === 'OPTIONS' || route.method === 'ALL') continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    const operation: Record<string, unknown> = {
-      summary: hooks.detail?.summary,
-      tags: [tagOf(route.path)],
-      responses: { ...(plain(hooks.detail?.responses) as object | undefined), ...responsesOf(hooks.response) },
+    const responses: Record<string, unknown> = {
+      ...withExamples(plain(hooks.detail?.responses) as Record<string, unknown> | undefined),
+      ...responsesOf(hooks.response),
     };
+    // Every route can fail on our side; every body can be too large.
+    if (hooks.body) responses['413'] ??= errorRef('413');
+    responses['500'] ??= errorRef('500');
+    const operation: Record<string, unknown> = {
+      operationId: operationIdOf(route.method, route.path),
+      summary: hooks.detail?.summary,
+      tags: hooks.detail?.tags ?? [tagOf(route.path)],
+      responses,
+    };
+    if (hooks.detail?.description) operation.description = hooks.detail.description;
     if (hooks.detail?.security) operation.security = hooks.detail.security;
     const parameters = [...parametersOf(hooks.params, 'path'), ...parametersOf(hooks.query, 'query')];
     if (parameters.length > 0) operation.parameters = parameters;
     if (hooks.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: plain(hooks.body) } } };
+      const schema = plain(hooks.body);
+      operation.requestBody = { required: true, content: { [JSON_TYPE]: { schema, example: exampleOf(schema) } } };
     }
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation;
   }
   return {
-    openapi: '3.0.3',
-    info: {
-      ...info,
-      description:
-        'Embeddable calculators: widget routes take the public API key in the body; owner routes take a JWT.',
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, description: apiDescription(info.publicUrl) },
+    servers: [{ url: info.publicUrl }],
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The `token` that `POST /v1/auth/login` or `POST /v1/auth/signup` answers with.',
+        },
+      },
+      schemas: { Error: ERROR_SCHEMA },
+      responses: errorResponses(),
     },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     paths,
   };
+}
+
+/** One shared answer per error status, with an example for each code it can carry. */
+function errorResponses(): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][])
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  const out: Record<string, unknown> = {};
+  for (const [status, codes] of byStatus) {
+    out[`Error${status}`] = {
+      description: `${STATUS_TEXT[status] ?? status}: ${codes.map((code) => `\`${code}\``).join(', ')}`,
+      content: {
+        [JSON_TYPE]: {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: Object.fromEntries(
+            codes.map((code) => [
+              code,
+              { summary: ERROR_DOCS[code], value: { error: { code, message: ERROR_DOCS[code] } } },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+/** `get_v1_calculators_calcId`: stable names for client generators. */
+function operationIdOf(method: string, path: string): string {
+  return `${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+/g, '_').replace(/_$/, '')}`;
+}
+
+function exampleOf(schema: unknown): unknown {
+  return sample(schema as Parameters<typeof sample>[0], { skipReadOnly: true, quiet: true });
+}
+
+/** Adds a sampled example to answers documented in OpenAPI form (`detail.responses`). */
+function withExamples(responses: Record<string, unknown> | undefined) {
+  if (!responses) return undefined;
+  for (const answer of Object.values(responses) as {
+    content?: Record<string, { schema?: unknown; example?: unknown }>;
+  }[]) {
+    const json = answer.content?.[JSON_TYPE];
+    if (json?.schema !== undefined && json.example === undefined) json.example = exampleOf(json.schema);
+  }
+  return responses;
+}
+
+/**
+ * The reference's introduction: how to get a token and call the API, with curl. Rendered
+ * above the routes by /docs.
+ */
+function apiDescription(base: string): string {
+  return `Embeddable calculators. Two kinds of routes:
+
+- **Widget routes** (\`/v1/widget/*\`, \`/v1/calculators\`, \`/widget.js\`) are called by the pages
+  that embed a calculator. They take the account's public API key (\`pk_…\`) in the body and
+  answer any origin; the domain list decides which pages may use them.
+- **Owner routes** take a session token: \`Authorization: Bearer <token>\`.
+
+Every answer carries \`X-Request-Id\`; every error is \`{"error": {"code", "message", "details?"}}\`
+with a code from the list under each route. Bodies are JSON, at most 64 KiB.
+
+## Getting a token
+
+Sign up (when the server allows it) or sign in; both answer with a \`token\` and its \`expiresAt\`:
+
+\`\`\`sh
+curl -s ${base}/v1/auth/signup -H 'Content-Type: application/json' \\
+  -d '{"email": "owner@shop.example", "password": "correct horse battery"}'
+
+curl -s ${base}/v1/auth/login -H 'Content-Type: application/json' \\
+  -d '{"email": "owner@shop.example", "password": "correct horse battery"}'
+\`\`\`
+
+Send the token on owner routes:
+
+\`\`\`sh
+TOKEN=$(curl -s ${base}/v1/auth/login -H 'Content-Type: application/json' \\
+  -d '{"email": "owner@shop.example", "password": "correct horse battery"}' | jq -r .token)
+
+curl -s ${base}/v1/account -H "Authorization: Bearer $TOKEN"
+curl -s ${base}/v1/domains -H "Authorization: Bearer $TOKEN" \\
+  -H 'Content-Type: application/json' -d '{"domain": "https://shop.example"}'
+\`\`\`
+
+The CLI does the same: \`calc login\`, then \`calc whoami\`. A token stops working when it
+expires, on \`POST /v1/auth/logout\`, or when the password changes.
+
+## Calling a widget route
+
+\`\`\`sh
+curl -s ${base}/v1/widget/load -H 'Content-Type: application/json' \\
+  -H 'Origin: https://shop.example' \\
+  -d '{"apiKey": "pk_…", "domain": "https://shop.example", "calcId": "bmi"}'
+\`\`\`
+`;
 }
 
 /** Path parameters are always required; query parameters as their schema says. */
@@ -76,6 +212,7 @@ function parametersOf(schema: unknown, where: 'path' | 'query') {
     in: where,
     required: where === 'path' || (object?.required ?? []).includes(name),
     schema: property,
+    example: exampleOf(property),
   }));
 }
 
@@ -90,12 +227,24 @@ function responsesOf(response: unknown): Record<string, unknown> {
   if (!response || typeof response !== 'object') return { '200': { description: 'OK' } };
   const entries = 'type' in response ? [['200', response] as const] : Object.entries(response);
   for (const [status, schema] of entries) {
-    out[status] = {
-      description: STATUS_TEXT[status] ?? status,
-      content: { 'application/json': { schema: plain(schema) } },
-    };
+    const json = plain(schema);
+    out[status] = isErrorEnvelope(json)
+      ? errorRef(status)
+      : {
+          description: STATUS_TEXT[status] ?? status,
+          content: { [JSON_TYPE]: { schema: json, example: exampleOf(json) } },
+        };
   }
   return out;
+}
+
+/**
+ * Whether a route's answer schema is the error envelope. By its description rather than by
+ * its text: Elysia may add keywords to a schema object it compiles.
+ */
+function isErrorEnvelope(schema: unknown): boolean {
+  const candidate = schema as { description?: string; properties?: { error?: unknown } } | undefined;
+  return candidate?.description === ErrorResponse.description && candidate?.properties?.error !== undefined;
 }
 
 /** TypeBox schemas carry symbol keys; a JSON round trip keeps exactly the JSON Schema. */

@@ -233,7 +233,7 @@ describe('health and docs', () => {
     expect(res.json.error.code).toBe('not_ready');
   });
 
-  test('/openapi.json describes every /v1 route with the schemas that validate it; /docs needs no CDN', async () => {
+  test('/openapi.json describes every /v1 route with the schemas that validate it; /docs is served from here', async () => {
     using app = testApp();
     const doc = (await app.request('GET', '/openapi.json')).json;
     expect(doc.openapi).toMatch(/^3\./);
@@ -261,9 +261,12 @@ describe('health and docs', () => {
     const page = await app.request('GET', '/docs');
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).not.toMatch(/https?:\/\//);
-    const reader = await app.request('GET', '/docs/reader.js');
-    expect(reader.text).toContain('/openapi.json');
-    expect(reader.text).not.toMatch(/https?:\/\//);
+    expect(page.text).toContain('spec-url="/openapi.json"');
+    // The reader is served by this server (rendering in a browser: test/docs/api-reference.test.ts).
+    const reader = await app.request('GET', '/docs/redoc.standalone.js');
+    expect(reader.status).toBe(200);
+    expect(reader.headers.get('content-type')).toContain('text/javascript');
+    expect(reader.text.length).toBeGreaterThan(500_000);
   });
 });
 
