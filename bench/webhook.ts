@@ -187,7 +187,7 @@ export async function run(): Promise<WebhookResults> {
       String(QUOTA),
     ];
     // As deployed (docs/operations.md): Bun may run 1024 requests at once, so the server's
-    // webhook cap is the contract's 512 and all 500 hanging calls are really in flight.
+    // webhook cap is the documented 512 and all 500 hanging calls are really in flight.
     const serverEnv = { CALC_WEBHOOK_ALLOW_CIDRS: `${TARGET_HOST}/32`, BUN_CONFIG_MAX_HTTP_REQUESTS: '1024' };
     const server = await startListening(pinned(SERVER_CORE, serveArgs), {
       env: serverEnv,

@@ -14,11 +14,11 @@ export interface ServerConfig {
   jwtLifetimeSeconds: number;
   trustProxy: readonly string[];
   quotas: Readonly<Record<Plan, number>>;
-  /** Per-client limits (docs/security.md); 0 turns one off. */
+  /** Per-client limits (docs/api.md, "Rate limits"); 0 turns one off. */
   rates: Readonly<RateSettings>;
   webhookAllowCidrs: readonly string[];
   /**
-   * Webhook calls in flight in all: 512 (contract §7), or fewer when Bun's HTTP client
+   * Webhook calls in flight in all: 512 (docs/webhooks.md), or fewer when Bun's HTTP client
    * runs fewer requests at once (BUN_CONFIG_MAX_HTTP_REQUESTS, 256 by default). Past
    * that, Bun would queue calls silently behind hanging ones; refusing them as `busy`
    * keeps every load within its 5 s and visible to the owner.

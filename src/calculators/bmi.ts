@@ -1,7 +1,7 @@
 import type { CalculatorDefinition, NumberField } from './definition';
 import { readCanonical } from './inputs';
 
-// Contract §8: weightKg/heightCm always mean kg/cm; weight/height are in the displayed
+// weightKg/heightCm always mean kg/cm (docs/embedding.md, "bmi's four keys"); weight/height are in the displayed
 // unit system. Imperial alias ranges are the canonical ranges converted and rounded
 // inwards, so every accepted alias value is also a valid canonical value.
 const weightKg: NumberField = {

@@ -5,7 +5,7 @@
  * count and its `Retry-After` are the same for every key and easy to reason about.
  *
  * Memory is bounded: at most `capacity` keys are kept, least recently used first out.
- * Each key costs about 200 bytes (measured in docs/security.md), so the default
+ * Each key costs about 200 bytes (measured by test/unit/limits/rate-limiter.test.ts), so the default
  * capacity of 100,000 keys stays near 20 MB however many distinct clients arrive.
  * Evicting a key forgets its counts: a flood of distinct clients can only free the
  * oldest idle clients' budgets, never lift a limit for the busy keys it is made of.

@@ -50,7 +50,7 @@ function headerProblem(name: string, value: unknown): string | null {
 }
 
 /**
- * Checks configured webhook headers (CONTRACT §6): a plain object of at most 20
+ * Checks configured webhook headers (docs/webhooks.md, "Setting it up"): a plain object of at most 20
  * entries, HTTP-token names (unique ignoring case), values without CR/LF/NUL, 8 KiB
  * in all, and none of the forbidden names; values hold no control character but tab.
  */

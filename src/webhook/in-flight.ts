@@ -1,4 +1,4 @@
-/** Caps concurrent webhook calls (CONTRACT §7). */
+/** Caps concurrent webhook calls: 8 per account, 512 in all (docs/webhooks.md, "Limits and failures"). */
 export interface InFlightLimiter {
   /** A release function when a slot was free, else null (the caller reports `busy`). */
   tryAcquire(accountId: string): (() => void) | null;

@@ -93,7 +93,7 @@ export async function readCappedBody(
     }),
   );
   // Bun's automatic decompression inflates in the background even after the stream
-  // is cancelled (security.md §8), so fetch runs with `decompress: false` and the
+  // is cancelled (a decompression bomb would still be inflated), so fetch runs with `decompress: false` and the
   // decoding happens here, where every decoded chunk is counted as it appears.
   if (decoding !== 'identity') stream = stream.pipeThrough(new DecompressionStream(decoding));
 

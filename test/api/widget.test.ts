@@ -9,7 +9,7 @@ async function owner(app: TestApp, domains: string[] = [ORIGIN]) {
   return account;
 }
 
-describe.each(['verify', 'load'])('POST /v1/widget/%s checks in the contract order', (route) => {
+describe.each(['verify', 'load'])('POST /v1/widget/%s checks in the documented order', (route) => {
   const path = `/v1/widget/${route}`;
 
   test('body shape → key → Origin → domain → calculator → quota', async () => {

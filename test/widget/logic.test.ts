@@ -103,7 +103,7 @@ describe('form model', () => {
     expect(createFormModel(calculator('loan'), 'imperial').system).toBe('metric');
   });
 
-  test('weightKg wins over weight and is converted to the displayed unit (contract §8)', () => {
+  test('weightKg wins over weight and is converted to the displayed unit', () => {
     const model = createFormModel(calculator('bmi'), 'imperial');
     expect(applyPrefill(model, { weightKg: 90, weight: 200, height: 70 }, 'webhook').sort()).toEqual([
       'height',

@@ -1,6 +1,6 @@
 /**
  * Pre-fill in real Chromium: values from the load answer are applied (bmi's four keys
- * with the contract §8 precedence, converted to the shown units), and a field the
+ * with the documented precedence (docs/embedding.md), converted to the shown units), and a field the
  * visitor typed in before the answer arrived keeps the visitor's value.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';

@@ -142,7 +142,7 @@ function ownNumber(values: FieldValues, key: string): number | undefined {
 /**
  * The pre-filled value for one shown field, in the displayed units. For a display alias
  * (bmi `weight`), the canonical key (`weightKg`, always kg) wins and is converted; the
- * alias key itself is already in the displayed unit system (contract §8).
+ * alias key itself is already in the displayed unit system (docs/embedding.md, "bmi's four keys").
  */
 function prefillFor(model: FormModel, field: Field, values: FieldValues): number | string | undefined {
   if (field.kind === 'select') {

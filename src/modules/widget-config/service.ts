@@ -41,7 +41,7 @@ export function readConfig(deps: ConfigDeps, accountId: string, calcId: string):
 }
 
 /**
- * Saves or removes the webhook, in the contract's order: calculator (404) → plan (403)
+ * Saves or removes the webhook, in the documented order (docs/api.md, "Order of checks"): calculator (404) → plan (403)
  * → headers (400) → URL (422). Nothing is written unless every check passed.
  */
 export async function saveConfig(

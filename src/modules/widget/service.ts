@@ -49,7 +49,7 @@ export function checkOriginHeader(origin: string, originHeader: string | null): 
 }
 
 /**
- * The checks both widget routes share, in the contract's order: key → Origin header →
+ * The checks both widget routes share, in the documented order (docs/api.md, "Order of checks"): key → Origin header →
  * registered domain → calculator. (The body's shape was checked by the route schema.)
  */
 export function authoriseWidget(

@@ -112,7 +112,7 @@ describe('rate limiter memory', () => {
     Bun.gc(true);
     const grown = process.memoryUsage().heapUsed - before;
     expect(limiter.size).toBe(100_000);
-    // docs/security.md: about 200 bytes a key, so 100,000 keys stay well under 40 MB.
+    // About 200 bytes a key, so 100,000 keys stay well under 40 MB.
     expect(grown).toBeLessThan(40 * 1024 * 1024);
   });
 });

@@ -9,7 +9,7 @@ import {
 
 const policy = createAddressPolicy({ allowCidrs: [] });
 
-// [address, family] — every special-purpose family of security.md §4, with edges.
+// [address, family] — every special-purpose address family (IANA registries), with edges.
 const blocked: [string, string][] = [
   ['0.0.0.0', 'unspecified / this network'],
   ['0.1.2.3', 'this network 0/8'],
@@ -121,7 +121,7 @@ describe('isPublicAddress', () => {
   });
 });
 
-// The explicit list of security.md §4, first and last address of each range: it must
+// The explicit list of blocked ranges (docs/webhooks.md), first and last address of each range: it must
 // hold on its own, whatever ipaddr.js's range() says in this or a later version.
 describe('isInBlockedRange: the named ranges, independent of ipaddr.js', () => {
   test.each([
