@@ -57,62 +57,29 @@ function quotaPeriod(deps: UsageDeps, account: AccountRow): Static<typeof QuotaP
   return { period, used: deps.usage.used(account.id, period), limit: deps.quotas[account.plan] };
 }
 
-const byLoadRow = (a: LoadRow, b: LoadRow) =>
-  a.date < b.date
-    ? -1
-    : a.date > b.date
-      ? 1
-      : a.calcId < b.calcId
-        ? -1
-        : a.calcId > b.calcId
-          ? 1
-          : a.domain < b.domain
-            ? -1
-            : a.domain > b.domain
-              ? 1
-              : 0;
-
-const byCallRow = (a: CallRow, b: CallRow) =>
-  a.date < b.date
-    ? -1
-    : a.date > b.date
-      ? 1
-      : a.calcId < b.calcId
-        ? -1
-        : a.calcId > b.calcId
-          ? 1
-          : a.outcome < b.outcome
-            ? -1
-            : a.outcome > b.outcome
-              ? 1
-              : 0;
-
 /**
- * Adds unflushed rows into sorted stored rows, keeping the order. Unflushed rows are
- * few (at most a flush interval's worth, mostly today's), so each new one is placed by
- * binary search instead of sorting everything again.
+ * Adds unflushed rows into sorted stored rows, keeping the order. `keyOf` joins a row's
+ * sort fields with U+0000, which sorts before every other character, so comparing keys
+ * compares the fields in turn (as the store's ORDER BY does). Unflushed rows are few (at
+ * most a flush interval's worth, mostly today's), so each new one is placed by binary
+ * search instead of sorting everything again.
  */
-function mergeSorted<T>(
-  stored: T[],
-  pending: T[],
-  keyOf: (row: T) => string,
-  add: (into: T, from: T) => void,
-  compare: (a: T, b: T) => number,
-): T[] {
+function mergeSorted<T>(stored: T[], pending: T[], keyOf: (row: T) => string, add: (into: T, from: T) => void): T[] {
   if (pending.length === 0) return stored;
   const waiting = new Map(pending.map((row) => [keyOf(row), row]));
   for (const row of stored) {
-    const extra = waiting.get(keyOf(row));
+    const key = keyOf(row);
+    const extra = waiting.get(key);
     if (extra === undefined) continue;
     add(row, extra);
-    waiting.delete(keyOf(row));
+    waiting.delete(key);
   }
-  for (const row of waiting.values()) {
+  for (const [key, row] of waiting) {
     let low = 0;
     let high = stored.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (compare(stored[mid] as T, row) < 0) low = mid + 1;
+      if (keyOf(stored[mid] as T) < key) low = mid + 1;
       else high = mid;
     }
     stored.splice(low, 0, row);
@@ -130,8 +97,8 @@ export function usageReport(deps: UsageDeps, account: AccountRow, query: Static<
     (into, extra) => {
       into.loads += extra.loads;
     },
-    byLoadRow,
   );
+  // Outcomes are only ever written from the pull's own list of outcomes.
   const webhook = mergeSorted<CallRow>(
     deps.usageStore.dailyCalls(account.id, from, to) as CallRow[],
     deps.usage.pendingCalls(account.id, from, to) as CallRow[],
@@ -139,7 +106,6 @@ export function usageReport(deps: UsageDeps, account: AccountRow, query: Static<
     (into, extra) => {
       into.calls += extra.calls;
     },
-    byCallRow,
   );
   let total = 0;
   for (const row of rows) total += row.loads;
