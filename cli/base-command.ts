@@ -7,6 +7,13 @@ import { printableLines } from './lib/printable.ts';
 /** Exit codes: 0 ok, 1 any rejected value or failure, 2 command-line syntax, 4 not signed in. */
 export const EXIT = { failure: 1, usage: 2, auth: 4 } as const;
 
+/** `--json` errors always carry a `code`; these stand in when a failure names none. */
+const FALLBACK_CODES: Readonly<Record<number, string>> = {
+  [EXIT.failure]: 'failed',
+  [EXIT.usage]: 'usage',
+  [EXIT.auth]: 'not_signed_in',
+};
+
 /**
  * A failure the user can act on: shown as one line, no stack trace. `code` is the
  * server's error code when the failure is a server answer (kept for `--json`).
@@ -38,7 +45,8 @@ export abstract class BaseCommand extends Command {
     }
     if (error instanceof CliFailure) this.fail(error.message, error.exitCode, error.code);
     if (error instanceof AppError) this.fail(error.message, EXIT.failure, error.code);
-    if (error instanceof ConfigError || error instanceof DataDirError) this.fail(error.message, EXIT.failure);
+    if (error instanceof ConfigError) this.fail(error.message, EXIT.failure, 'invalid_config');
+    if (error instanceof DataDirError) this.fail(error.message, EXIT.failure, 'data_dir');
     if (this.jsonEnabled()) this.fail(error.message, EXIT.failure);
     return super.catch(error);
   }
@@ -56,7 +64,8 @@ export abstract class BaseCommand extends Command {
     if (this.jsonEnabled()) {
       // stdout stays empty on failure: scripts read the error from stderr.
       // JSON escapes C0 controls itself; the rest (C1, format characters) too, still valid JSON.
-      process.stderr.write(`${printableLines(JSON.stringify({ error: code ? { code, message } : { message } }))}\n`);
+      const json = { error: { code: code ?? FALLBACK_CODES[exitCode] ?? 'failed', message } };
+      process.stderr.write(`${printableLines(JSON.stringify(json))}\n`);
     } else {
       process.stderr.write(`Error: ${printableLines(message)}\n`);
     }

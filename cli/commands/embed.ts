@@ -1,3 +1,5 @@
+import { Flags } from '@oclif/core';
+import { CliFailure, EXIT } from '../base-command.ts';
 import { OwnerCommand } from '../owner-command.ts';
 import type { AccountOverviewBody, CalculatorBody } from '../lib/api-types.ts';
 import { calcIdArg, calcIdSegment } from '../lib/calc-id.ts';
@@ -10,26 +12,67 @@ export default class Embed extends OwnerCommand {
   static override examples = [
     '<%= config.bin %> embed bmi',
     '<%= config.bin %> embed loan > loan-snippet.html',
-    '<%= config.bin %> embed bmi --json',
+    '<%= config.bin %> embed mortgage --currency EUR --locale de-DE --theme auto',
+    '<%= config.bin %> embed bmi --units imperial --json',
   ];
   static override args = { calcId: calcIdArg };
+  // The widget's data attributes (docs/embedding.md, "Options").
+  static override flags = {
+    theme: Flags.string({ description: 'colour theme (data-theme)', options: ['light', 'dark', 'auto'] }),
+    units: Flags.string({ description: 'unit system (data-units)', options: ['metric', 'imperial'] }),
+    locale: Flags.string({ description: 'language and number format, a BCP 47 tag such as de-DE (data-locale)' }),
+    currency: Flags.string({ description: 'show amounts in this ISO 4217 currency, such as EUR (data-currency)' }),
+  };
 
   async run() {
     const { args, flags } = await this.parse(Embed);
     const calcId = calcIdSegment(args.calcId);
+    // Checked before any request, so a typo fails fast.
+    if (flags.locale) localeOf(flags.locale);
+    if (flags.currency) currencyOf(flags.currency);
     const api = this.api(flags);
     // Unknown calculators fail here with the server's 404 message, before a useless snippet is printed.
     await api.get<CalculatorBody>(`/v1/calculators/${calcId}`, { auth: false });
     const { body: overview } = await api.get<AccountOverviewBody>('/v1/account');
     const { publicUrl } = overview;
     const apiKey = overview.account.apiKey;
+    const options = [
+      flags.theme && ` data-theme="${attribute(flags.theme)}"`,
+      flags.units && ` data-units="${attribute(flags.units)}"`,
+      flags.locale && ` data-locale="${attribute(localeOf(flags.locale))}"`,
+      flags.currency && ` data-currency="${attribute(currencyOf(flags.currency))}"`,
+    ].join('');
     const snippet = [
       `<script src="${attribute(`${publicUrl.replace(/\/+$/, '')}/widget.js`)}" async></script>`,
-      `<div data-calc-widget data-calc-id="${attribute(calcId)}" data-api-key="${attribute(apiKey)}"></div>`,
+      `<div data-calc-widget data-calc-id="${attribute(calcId)}" data-api-key="${attribute(apiKey)}"${options}></div>`,
     ].join('\n');
     this.log(snippet);
     return { calcId, snippet, publicUrl, apiKey };
   }
+}
+
+/** A BCP 47 tag in its canonical spelling (de-de → de-DE); refused when Intl does not know it. */
+function localeOf(text: string): string {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(text);
+    if (canonical) return canonical;
+  } catch {}
+  throw new CliFailure(
+    `--locale "${text}" is not a language tag such as en-US, de-DE or fr.`,
+    EXIT.failure,
+    'invalid_flag',
+  );
+}
+
+/** An ISO 4217 code that Intl can format (eur → EUR). */
+function currencyOf(text: string): string {
+  const code = text.trim().toUpperCase();
+  if (/^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code)) return code;
+  throw new CliFailure(
+    `--currency "${text}" is not an ISO 4217 currency code such as EUR, USD or GBP.`,
+    EXIT.failure,
+    'invalid_flag',
+  );
 }
 
 /** Escapes a value for a double-quoted HTML attribute. */

@@ -46,11 +46,17 @@ export class ApiClient {
     return this.request<T>('DELETE', path, options);
   }
 
+  /** Fails as "not signed in" before a command asks anything of the person. */
+  ensureSignedIn(): void {
+    if (!this.target.token)
+      throw new CliFailure(`${this.target.missingTokenReason} ${LOGIN_HINT}`, EXIT.auth, 'not_signed_in');
+  }
+
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const auth = options.auth ?? true;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (auth) {
-      if (!this.target.token) throw new CliFailure(`${this.target.missingTokenReason} ${LOGIN_HINT}`, EXIT.auth);
+      this.ensureSignedIn();
       headers.authorization = `Bearer ${this.target.token}`;
     }
     if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -62,11 +68,15 @@ export class ApiClient {
       // Redirects are not followed: a POST would turn into a GET, and the token must not travel on.
       throw new CliFailure(
         `The server at ${this.baseUrl} answered with a redirect to ${response.headers.get('location') ?? '(nowhere)'}; use that address as --api-url.`,
+        EXIT.failure,
+        'not_a_calc_server',
       );
     }
     if (body === undefined)
       throw new CliFailure(
         `The server at ${this.baseUrl} answered HTTP ${response.status} without calc's JSON; is --api-url a calc server?`,
+        EXIT.failure,
+        'not_a_calc_server',
       );
     return { status: response.status, body: body as T };
   }
@@ -107,16 +117,35 @@ export class ApiClient {
     const { name, code, message } = error as { name?: string; code?: string; message?: string };
     const where = `the calc server at ${this.baseUrl}`;
     if (name === 'TimeoutError' || name === 'AbortError')
-      return new CliFailure(`No answer from ${where} within ${this.timeoutMs / 1000} s.`);
+      return new CliFailure(
+        `No answer from ${where} within ${this.timeoutMs / 1000} s.`,
+        EXIT.failure,
+        'server_unreachable',
+      );
     if (code === 'ECONNREFUSED' || code === 'ConnectionRefused') {
       return new CliFailure(
         `Cannot connect to ${where}: connection refused. Is it running? Choose another server with --api-url or CALC_API_URL.`,
+        EXIT.failure,
+        'server_unreachable',
       );
     }
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-      return new CliFailure(`Cannot connect to ${where}: host ${new URL(this.baseUrl).hostname} not found.`);
-    if (code === 'ECONNRESET') return new CliFailure(`The connection to ${where} was closed before it answered.`);
-    return new CliFailure(`Cannot reach ${where}: ${firstLine(message ?? String(error))}`);
+      return new CliFailure(
+        `Cannot connect to ${where}: host ${new URL(this.baseUrl).hostname} not found.`,
+        EXIT.failure,
+        'server_unreachable',
+      );
+    if (code === 'ECONNRESET')
+      return new CliFailure(
+        `The connection to ${where} was closed before it answered.`,
+        EXIT.failure,
+        'server_unreachable',
+      );
+    return new CliFailure(
+      `Cannot reach ${where}: ${firstLine(message ?? String(error))}`,
+      EXIT.failure,
+      'server_unreachable',
+    );
   }
 }
 

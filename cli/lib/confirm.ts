@@ -1,5 +1,27 @@
-import { CliFailure } from '../base-command.ts';
+import { Flags } from '@oclif/core';
+import { CliFailure, EXIT } from '../base-command.ts';
 import { canPrompt, prompt } from './prompt.ts';
+
+/** The `--yes` flag of every command that asks before it destroys something. */
+export const yesFlag = Flags.boolean({ char: 'y', description: 'do not ask for confirmation (for scripts)' });
+
+/**
+ * Confirmation of a destructive command that is easy to undo in part only: on a terminal
+ * the person answers y; anywhere else (a script, a pipe) the command refuses and names
+ * `--yes`, so nothing is destroyed by a script that did not say so.
+ */
+export async function confirmAction(warning: string, question: string): Promise<void> {
+  if (!canPrompt())
+    throw new CliFailure(
+      `${warning} Standard input is not a terminal: pass --yes to confirm.`,
+      EXIT.failure,
+      'confirmation_required',
+    );
+  process.stderr.write(`${warning}\n`);
+  const answer = await prompt(`${question} [y/N] `, { hidden: false });
+  if (!/^y(es)?$/i.test(answer.trim()))
+    throw new CliFailure('Cancelled; nothing was changed.', EXIT.failure, 'cancelled');
+}
 
 /**
  * Confirmation of a destructive command: on a terminal the person types `expected`

@@ -29,7 +29,7 @@ function nextMonth(period: string): string {
 export function quotaWarnings(quota: Quota): string[] {
   if (quota.percent >= 100)
     return [
-      `Warning: this month's quota is used up (${formatCount(quota.used)} of ${formatCount(quota.limit)} loads): widgets show "calculator unavailable" until ${nextMonth(quota.period)} (UTC). Ask the operator for a larger plan.`,
+      `Warning: this month's quota is used up (${formatCount(quota.used)} of ${formatCount(quota.limit)} loads): widgets show "calculator unavailable" until ${nextMonth(quota.period)} (UTC). On your own server, raise the plan with \`calc admin accounts set-plan --email … --plan base\` or the quota with \`calc serve --quota-free N\`.`,
     ];
   const lines: string[] = [];
   if (quota.percent >= WARN_PERCENT)

@@ -77,7 +77,7 @@ describe('calc embed', () => {
 
 describe('calc keys rotate', () => {
   test('replaces the key; --json is exactly the rotate body; whoami and embed show the new key', async () => {
-    const rotated = await calc('keys', 'rotate', '--json');
+    const rotated = await calc('keys', 'rotate', '--yes', '--json');
     expect(rotated.exitCode).toBe(0);
     const body = jsonOf<{ account: { apiKey: string } }>(rotated.stdout);
     expect(Object.keys(body)).toEqual(['account']);
@@ -85,7 +85,7 @@ describe('calc keys rotate', () => {
     expect(body.account.apiKey).not.toBe(owner.apiKey);
     expect((await calc('embed', 'bmi')).stdout).toContain(body.account.apiKey);
 
-    const human = await calc('keys', 'rotate');
+    const human = await calc('keys', 'rotate', '--yes');
     expect(human.exitCode).toBe(0);
     expect(human.stdout).toMatch(/^New API key: pk_[A-Za-z0-9]+\nThe old key no longer works/);
     const current = jsonOf<{ account: { apiKey: string } }>((await calc('whoami', '--json')).stdout).account.apiKey;

@@ -127,7 +127,7 @@ describe('compiled: domains', () => {
     });
     expect((await asOwner(['domains', 'approve', 'https://blog.shop.example'])).exitCode).toBe(1);
 
-    const removed = await asOwner(['domains', 'remove', 'https://shop.example']);
+    const removed = await asOwner(['domains', 'remove', 'https://shop.example', '--yes']);
     expect(removed.exitCode).toBe(0);
     const list = jsonOf<{ domains: { domain: string }[] }>((await asOwner(['domains', '--json'])).stdout);
     expect(list.domains.map((d) => d.domain)).toEqual(['https://blog.shop.example']);

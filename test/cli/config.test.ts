@@ -77,7 +77,7 @@ describe('calc config set-webhook', () => {
     });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(
-      'Error: Webhooks need the Extra plan (50 USD per month); this account is on the Free plan.\n',
+      `Error: Webhooks need the Extra plan (50 USD per month); this account is on the Free plan. Whoever runs this server changes plans with \`calc admin accounts set-plan --email ${free.email} --plan extra\`.\n`,
     );
   });
 
@@ -240,17 +240,17 @@ describe('calc config get and test-webhook', () => {
 
 describe('calc config remove-webhook', () => {
   test('removes it; --json is the PUT body; get then says none', async () => {
-    const result = await asExtra(['config', 'remove-webhook', 'bmi', '--json']);
+    const result = await asExtra(['config', 'remove-webhook', 'bmi', '--yes', '--json']);
     expect(result.exitCode).toBe(0);
     expect(jsonOf(result.stdout)).toEqual({ calcId: 'bmi', config: {}, webhookStatus: null });
     const get = await asExtra(['config', 'get', 'bmi']);
     expect(get.stdout).toMatch(/Webhook:\s+none/);
-    const human = await asExtra(['config', 'remove-webhook', 'bmi']);
+    const human = await asExtra(['config', 'remove-webhook', 'bmi', '--yes']);
     expect(human.stdout).toBe('bmi has no webhook now; widgets load with their defaults.\n');
   });
 
   test('works on the Free plan; test-webhook there reports plan_required (exit 1)', async () => {
-    expect((await session.calc(['config', 'remove-webhook', 'bmi'], { env: free.env })).exitCode).toBe(0);
+    expect((await session.calc(['config', 'remove-webhook', 'bmi', '--yes'], { env: free.env })).exitCode).toBe(0);
     const tested = await session.calc(['config', 'test-webhook', 'bmi', '--json'], { env: free.env });
     expect(tested.exitCode).toBe(1);
     expect(jsonOf(tested.stdout)).toMatchObject({ outcome: 'plan_required' });

@@ -91,10 +91,10 @@ describe('calc domains', () => {
   });
 
   test("remove deletes a domain; removing it again passes the server's 404 message through", async () => {
-    const removed = await calc('domains', 'remove', 'https://blog.shop.example');
+    const removed = await calc('domains', 'remove', 'https://blog.shop.example', '--yes');
     expect(removed.exitCode).toBe(0);
     expect(removed.stdout).toBe('Removed https://blog.shop.example (a pending request).\n');
-    const again = await calc('domains', 'remove', 'https://blog.shop.example', '--json');
+    const again = await calc('domains', 'remove', 'https://blog.shop.example', '--yes', '--json');
     expect(again.exitCode).toBe(1);
     expect(again.stdout).toBe('');
     expect(jsonOf(again.stderr)).toEqual({

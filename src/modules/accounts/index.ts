@@ -56,7 +56,10 @@ export function accountsModule(deps: AccountsModuleDeps) {
       '/v1/auth/signup',
       async ({ body, set, request }) => {
         if (deps.config.signupDisabled)
-          throw new AppError('signup_disabled', 'Sign-up is disabled on this server; ask its operator for an account.');
+          throw new AppError(
+            'signup_disabled',
+            'Sign-up is disabled on this server. Whoever runs it creates accounts with `calc admin accounts create --email …`, or starts it without --disable-signup.',
+          );
         deps.signupLimit.check(request);
         const row = await createAccount(deps, body);
         set.status = 201;

@@ -65,7 +65,8 @@ export async function saveConfig(
   if (account.plan !== 'extra') {
     throw new AppError(
       'plan_required',
-      `Webhooks need the Extra plan (50 USD per month); this account is on the ${PLAN_NAMES[account.plan]} plan.`,
+      `Webhooks need the Extra plan (50 USD per month); this account is on the ${PLAN_NAMES[account.plan]} plan. ` +
+        `Whoever runs this server changes plans with \`calc admin accounts set-plan --email ${account.email} --plan extra\`.`,
     );
   }
   const headers = resolveRedacted(deps, account.id, calcId, webhook);
