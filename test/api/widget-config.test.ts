@@ -177,6 +177,30 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
     expect(res.json.error.message.toLowerCase()).toContain(reason.toLowerCase());
   });
 
+  test('a refused address of this machine says how to test locally; the documented way then works', async () => {
+    {
+      using app = testApp();
+      const { token } = await extraOwner(app);
+      for (const url of [target.url('/prefill'), 'http://localhost:8080/prefill']) {
+        const refused = await put(app, token, 'bmi', { webhook: { url } });
+        expect(refused.status).toBe(422);
+        expect(refused.json.error.message).toContain('CALC_WEBHOOK_ALLOW_CIDRS=127.0.0.2/32');
+        expect(refused.json.error.message).toContain('"Test locally" in docs/webhooks.md');
+      }
+      // A refusal that has nothing to do with addresses gets no such hint.
+      const scheme = await put(app, token, 'bmi', { webhook: { url: 'ftp://x' } });
+      expect(scheme.json.error.message).not.toContain('CALC_WEBHOOK_ALLOW_CIDRS');
+    }
+    // The documented setting, with the test target bound to 127.0.0.2 as documented.
+    using allowed = testApp({ env: { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' } });
+    const { token } = await extraOwner(allowed);
+    expect((await put(allowed, token, 'bmi', { webhook: { url: target.url('/prefill') } })).status).toBe(200);
+    const tested = await allowed.request('POST', '/v1/widget-config/bmi/test-webhook', { token });
+    expect(tested.json).toMatchObject({ outcome: 'ok', values: { weightKg: 82 } });
+    // Names never pass, allowlisted or not: the documented URL uses the address.
+    expect((await put(allowed, token, 'bmi', { webhook: { url: 'http://localhost:8080/' } })).status).toBe(422);
+  });
+
   test('a name resolving to several addresses with one private is refused at save', async () => {
     using app = testApp({ env: ALLOW, resolve: async () => ['93.184.215.14', '10.1.2.3'] });
     const { token } = await extraOwner(app);
