@@ -58,7 +58,7 @@ async function serve(config: ServerConfig, logger: Logger, database: OpenDatabas
   const jwtSecret = config.jwtSecret ?? loadSecret(config.dataDir, 'jwt-secret', config.regenerateSecrets);
   const headerKey = loadSecret(config.dataDir, 'webhook-key', config.regenerateSecrets);
   if (config.regenerateSecrets)
-    logger.warn('--regenerate-secrets: missing secrets of the data directory were created anew');
+    logger.warn('--regenerate-secrets: any missing secret of the data directory was created anew');
   const recovered = await applyPendingUsage(config.dataDir, createUsageStore(database.db).addAll);
   if (recovered > 0) {
     logger.warn(`added ${recovered} widget loads that the last shutdown could not write (${PENDING_FILE})`);
@@ -100,9 +100,10 @@ async function serve(config: ServerConfig, logger: Logger, database: OpenDatabas
 
   const flushTimer = setInterval(() => {
     try {
+      // Sized by what one flush writes, before it does: what a failed shutdown would save.
+      reservePendingSpace(config.dataDir, rowsOf(usage.deltas()));
       flush();
       usage.prune(periodOf(new Date()));
-      reservePendingSpace(config.dataDir, rowsOf(usage.deltas()));
     } catch (error) {
       logger.error('flush of usage counters and webhook outcomes failed; will retry', { error: String(error) });
     }
