@@ -5,7 +5,8 @@ import { buildOpenApi, type RouteLike } from './openapi.ts';
 import { readRedoc } from './redoc.macro.ts' with { type: 'macro' };
 
 const redoc = readRedoc();
-const redocGzip = new Uint8Array(Buffer.from(redoc.gzip, 'base64'));
+// Decoded on the first request, not at start: most servers never serve /docs.
+let redocGzip: Uint8Array<ArrayBuffer> | undefined;
 
 /**
  * `/openapi.json`, generated from the routes' own TypeBox schemas, and `/docs`, the
@@ -44,7 +45,9 @@ export function docsModule(routes: () => RouteLike[], publicUrl: () => string) {
           'x-content-type-options': 'nosniff',
         };
         if (gzip) headers['content-encoding'] = 'gzip';
-        return new Response(gzip ? redocGzip : redoc.js, { headers });
+        if (!gzip) return new Response(redoc.js, { headers });
+        redocGzip ??= new Uint8Array(Buffer.from(redoc.gzip, 'base64'));
+        return new Response(redocGzip, { headers });
       },
       { detail: { hide: true } },
     );
