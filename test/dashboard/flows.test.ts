@@ -92,6 +92,24 @@ test(
 );
 
 test(
+  'with sign-up disabled the form offers no "Create account"',
+  async () => {
+    const closed = startDashboard({ flags: { 'disable-signup': true } });
+    try {
+      const { context } = await dashboardContext(browser);
+      const page = await context.newPage();
+      await page.goto(`${closed.url}/dashboard`);
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Create account' }).count()).toBe(0);
+      await context.close();
+    } finally {
+      await closed.stop();
+    }
+  },
+  FLOW_TIMEOUT_MS,
+);
+
+test(
   'a wrong password shows the server message and signs nobody in',
   async () => {
     const owner = await server.app.signup(newEmail(), PASSWORD);
