@@ -192,3 +192,31 @@ describe('failed sign-ins cannot lock an owner out', () => {
     // 53 argon2 checks: more than bun's 5 s default on a busy machine.
   }, 60_000);
 });
+
+describe('emails with control or invisible format characters', () => {
+  test.each([
+    ['escape sequence', 'a\u001b[2Jb@shop.example'],
+    ['newline', 'a@shop.example\nX-Injected: 1'],
+    ['bell', 'a\u0007@shop.example'],
+    ['C1 control', 'a\u0085@shop.example'],
+    ['bidi override', 'a\u202e@shop.example'],
+    ['zero-width space', 'ad\u200bmin@shop.example'],
+    ['byte order mark', '\ufeffowner@shop.example'],
+    ['soft hyphen', 'ow\u00adner@shop.example'],
+  ])('%s: 400 at sign-up and at sign-in, and nothing is stored', async (_name, email) => {
+    await using server = listeningApp();
+    const signup = await server.post('/v1/auth/signup', { email, password: 'long enough pw' });
+    expect(signup.status).toBe(400);
+    expect(signup.json.error.code).toBe('invalid_request');
+    expect(server.app.accounts.count()).toBe(0);
+    const login = await server.post('/v1/auth/login', { email, password: 'long enough pw' });
+    expect(login.status).toBe(400);
+    expect(login.json.error.code).toBe('invalid_request');
+  });
+
+  test('plain and international addresses still sign up', async () => {
+    await using server = listeningApp();
+    for (const email of ['owner@shop.example', 'zoë@café.example'])
+      expect((await server.post('/v1/auth/signup', { email, password: 'long enough pw' })).status).toBe(201);
+  });
+});
