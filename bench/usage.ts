@@ -21,7 +21,16 @@
  * (default 3), BENCH_DURATION (s, default 3), BENCH_USAGE_SAMPLES (default 40).
  */
 import { Database } from 'bun:sqlite';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileExecutable } from '../cli/build.ts';
@@ -105,11 +114,13 @@ async function makeAccount(bin: string, dataDir: string): Promise<{ apiKey: stri
   }
 }
 
-function copyDatabase(fromDir: string, toDir: string): void {
-  mkdirSync(toDir, { recursive: true });
+/** A consistent copy of a data directory: the database and the secrets it needs to start. */
+function copyDataDir(fromDir: string, toDir: string): void {
+  mkdirSync(toDir, { recursive: true, mode: 0o700 });
   const source = new Database(join(fromDir, 'calc.db'), { readonly: true });
   source.run(`VACUUM INTO '${join(toDir, 'calc.db').replaceAll("'", "''")}'`);
   source.close();
+  for (const secret of ['jwt-secret', 'webhook-key']) copyFileSync(join(fromDir, secret), join(toDir, secret));
 }
 
 async function throughput(work: string, bins: { product: string; baseline: string }) {
@@ -147,7 +158,7 @@ async function throughput(work: string, bins: { product: string; baseline: strin
     try {
       for (const side of sides) {
         const dir = join(work, `throughput-${side}-${round}`);
-        copyDatabase(baseDir, dir);
+        copyDataDir(baseDir, dir);
         servers[side] = await startListening(
           pinned(SERVER_CORE, [bins[side], 'serve', '--port', '0', '--data', dir, ...SERVE_FLAGS]),
         );
