@@ -1,4 +1,4 @@
-import type { FieldValues, ResultBand, ResultDefinition } from './definition';
+import type { FieldValues, ResultBand, ResultDefinition } from './definition.ts';
 
 /**
  * The label of the band that `value` falls in (min inclusive, max exclusive), or

@@ -1,5 +1,5 @@
-import type { CalculatorDefinition, NumberField } from './definition';
-import { readCanonical } from './inputs';
+import type { CalculatorDefinition, NumberField } from './definition.ts';
+import { readCanonical } from './inputs.ts';
 
 // weightKg/heightCm always mean kg/cm (docs/embedding.md, "bmi's four keys"); weight/height are in the displayed
 // unit system. Imperial alias ranges are the canonical ranges converted and rounded

@@ -1,5 +1,5 @@
-import type { CalculatorDefinition, FieldValues, NumberField, SelectField, UnitSystem } from './definition';
-import { readCanonical, readNumber, readOption } from './inputs';
+import type { CalculatorDefinition, FieldValues, NumberField, SelectField, UnitSystem } from './definition.ts';
+import { readCanonical, readNumber, readOption } from './inputs.ts';
 
 // Same key scheme as bmi (canonical kg/cm keys plus display aliases), so a pre-fill
 // that works for bmi works here too.

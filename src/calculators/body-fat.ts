@@ -1,5 +1,5 @@
-import type { CalculatorDefinition, NumberField, SelectField } from './definition';
-import { readCanonical, readOption } from './inputs';
+import type { CalculatorDefinition, NumberField, SelectField } from './definition.ts';
+import { readCanonical, readOption } from './inputs.ts';
 
 const sex: SelectField = {
   key: 'sex',

@@ -1,5 +1,5 @@
-import type { CalculatorDefinition, NumberField } from './definition';
-import { readNumber } from './inputs';
+import type { CalculatorDefinition, NumberField } from './definition.ts';
+import { readNumber } from './inputs.ts';
 
 // One key per quantity, read in the displayed unit system (km, L/100 km and price per
 // litre when metric; miles, US mpg and price per US gallon when imperial). L/100 km and

@@ -2,19 +2,19 @@
  * The calculator catalogue, in display order. Shared by the server (catalogue routes,
  * webhook merge) and the widget bundle, so it imports nothing but browser-safe code.
  */
-import type { CalculatorDefinition } from './definition';
-import { bmi } from './bmi';
-import { bmr } from './bmr';
-import { tdee } from './tdee';
-import { bodyFat } from './body-fat';
-import { targetHeartRate } from './target-heart-rate';
-import { loan } from './loan';
-import { mortgage } from './mortgage';
-import { compoundInterest } from './compound-interest';
-import { vat } from './vat';
-import { percentage } from './percentage';
-import { tip } from './tip';
-import { fuelCost } from './fuel-cost';
+import type { CalculatorDefinition } from './definition.ts';
+import { bmi } from './bmi.ts';
+import { bmr } from './bmr.ts';
+import { tdee } from './tdee.ts';
+import { bodyFat } from './body-fat.ts';
+import { targetHeartRate } from './target-heart-rate.ts';
+import { loan } from './loan.ts';
+import { mortgage } from './mortgage.ts';
+import { compoundInterest } from './compound-interest.ts';
+import { vat } from './vat.ts';
+import { percentage } from './percentage.ts';
+import { tip } from './tip.ts';
+import { fuelCost } from './fuel-cost.ts';
 
 // Definitions are module-wide singletons served to every request: freeze them so an
 // accidental mutation throws instead of changing the catalogue for everyone.

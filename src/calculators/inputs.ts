@@ -3,8 +3,8 @@
  * field's definition, so a compute only ever sees finite, in-range numbers and known
  * options (and returns null otherwise).
  */
-import { perSystem, type FieldValues, type NumberField, type SelectField, type UnitSystem } from './definition';
-import { convertUnit } from './units';
+import { perSystem, type FieldValues, type NumberField, type SelectField, type UnitSystem } from './definition.ts';
+import { convertUnit } from './units.ts';
 
 // Own properties only: values may come from JSON with keys like "__proto__".
 function ownValue(values: FieldValues, key: string): number | string | undefined {

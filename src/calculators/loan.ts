@@ -1,5 +1,5 @@
-import type { CalculatorDefinition, NumberField } from './definition';
-import { readNumber } from './inputs';
+import type { CalculatorDefinition, NumberField } from './definition.ts';
+import { readNumber } from './inputs.ts';
 
 // 'currency' stands for the account's currency; the widget formats it with Intl.
 const amount: NumberField = {

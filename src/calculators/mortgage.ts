@@ -1,6 +1,6 @@
-import type { CalculatorDefinition, NumberField } from './definition';
-import { readNumber } from './inputs';
-import { monthlyPayment } from './loan';
+import type { CalculatorDefinition, NumberField } from './definition.ts';
+import { readNumber } from './inputs.ts';
+import { monthlyPayment } from './loan.ts';
 
 const homePrice: NumberField = {
   key: 'homePrice',

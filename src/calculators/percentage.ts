@@ -1,5 +1,5 @@
-import type { CalculatorDefinition, NumberField, SelectField } from './definition';
-import { readNumber, readOption } from './inputs';
+import type { CalculatorDefinition, NumberField, SelectField } from './definition.ts';
+import { readNumber, readOption } from './inputs.ts';
 
 const mode: SelectField = {
   key: 'mode',

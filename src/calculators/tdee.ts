@@ -1,6 +1,6 @@
-import type { CalculatorDefinition, SelectField } from './definition';
-import { bmr, readBmrKcal } from './bmr';
-import { readOption } from './inputs';
+import type { CalculatorDefinition, SelectField } from './definition.ts';
+import { bmr, readBmrKcal } from './bmr.ts';
+import { readOption } from './inputs.ts';
 
 // The usual physical-activity multipliers applied to a BMR. Option values are names so
 // select values stay strings; the factors stay in code.

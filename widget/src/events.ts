@@ -1,6 +1,6 @@
 /** The events a widget emits on its host element: bubbling and composed, so a listener on the document sees them. */
-import type { FieldValues, UnitSystem } from '../../src/calculators/definition';
-import type { ValueSource } from './form-model';
+import type { FieldValues, UnitSystem } from '../../src/calculators/definition.ts';
+import type { ValueSource } from './form-model.ts';
 
 export interface CalcEvents {
   /** `sources`: per shown field, where its value came from; `values`: the shown values. */

@@ -9,8 +9,8 @@ import {
   type FieldValues,
   type NumberField,
   type UnitSystem,
-} from '../../src/calculators/definition';
-import { convertDisplayed } from './convert';
+} from '../../src/calculators/definition.ts';
+import { convertDisplayed } from './convert.ts';
 
 /**
  * Where a field's value came from, in rising precedence: the calculator's default, the

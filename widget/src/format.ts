@@ -1,8 +1,13 @@
 /** Text shown for numbers and units, in the widget's locale (Intl.NumberFormat). */
-import { perSystem, type NumberField, type ResultDefinition, type UnitSystem } from '../../src/calculators/definition';
-import type { Translate } from './i18n';
-import { decimalsOfStep, inputNumberFormat } from './locale';
-import { TEXTS } from './texts';
+import {
+  perSystem,
+  type NumberField,
+  type ResultDefinition,
+  type UnitSystem,
+} from '../../src/calculators/definition.ts';
+import type { Translate } from './i18n.ts';
+import { decimalsOfStep, inputNumberFormat } from './locale.ts';
+import { TEXTS } from './texts.ts';
 
 export interface Formatter {
   /** A value as written into an input (no grouping; the locale's decimal separator). */

@@ -3,7 +3,7 @@
  * `window.calc` before the script arrived, and mounts every `[data-calc-widget]` element.
  * Included twice, the second copy only scans again.
  */
-import { createLoader, type CalcWidgetApi } from './loader';
+import { createLoader, type CalcWidgetApi } from './loader.ts';
 
 /** `calc('mount', element, options)`, `calc('destroy', element)`, `calc('scan', root)`. */
 type CalcCommand = ((command: string, ...args: unknown[]) => void) & { q?: ArrayLike<unknown>[] };

@@ -4,10 +4,10 @@
  * input, then applies the load answer's pre-fill (never over a touched field) or, on any
  * failure, falls back to a quiet "unavailable" note.
  */
-import { getCalculator } from '../../src/calculators/index';
-import type { UnitSystem } from '../../src/calculators/definition';
-import { emit } from './events';
-import { createFormatter } from './format';
+import { getCalculator } from '../../src/calculators/index.ts';
+import type { UnitSystem } from '../../src/calculators/definition.ts';
+import { emit } from './events.ts';
+import { createFormatter } from './format.ts';
 import {
   applyPrefill,
   computeResult,
@@ -17,14 +17,14 @@ import {
   switchSystem,
   valueSources,
   type FormModel,
-} from './form-model';
-import { fetchPack, packInMemory, textLanguage, translator, type Pack } from './i18n';
-import { parseDecimal } from './locale';
-import { readOptions, type MountOptions, type WidgetOptions } from './options';
-import { createView, unavailableRoot, type Look, type View } from './render';
-import { adoptStyles } from './styles';
-import { pageTheme } from './theme';
-import { loadCalculator } from './transport';
+} from './form-model.ts';
+import { fetchPack, packInMemory, textLanguage, translator, type Pack } from './i18n.ts';
+import { parseDecimal } from './locale.ts';
+import { readOptions, type MountOptions, type WidgetOptions } from './options.ts';
+import { createView, unavailableRoot, type Look, type View } from './render.ts';
+import { adoptStyles } from './styles.ts';
+import { pageTheme } from './theme.ts';
+import { loadCalculator } from './transport.ts';
 
 export interface Instance {
   destroy(): void;

@@ -4,8 +4,8 @@
  * `[data-calc-widget]` elements added later, releases those removed, and remounts one
  * whose options (data attributes) change, so single-page apps need no calls at all.
  */
-import { createInstance, type Instance } from './instance';
-import type { MountOptions } from './options';
+import { createInstance, type Instance } from './instance.ts';
+import type { MountOptions } from './options.ts';
 
 export interface CalcWidgetApi {
   /** Mounts a widget on `element` (no-op when it already has one). */

@@ -1,7 +1,7 @@
 /** A widget's options: `mount()` arguments win over the element's data attributes. */
-import type { FieldValues, UnitSystem } from '../../src/calculators/definition';
-import { resolveLocale, unitSystemForLocale } from './locale';
-import { toFieldValues } from './transport';
+import type { FieldValues, UnitSystem } from '../../src/calculators/definition.ts';
+import { resolveLocale, unitSystemForLocale } from './locale.ts';
+import { toFieldValues } from './transport.ts';
 
 export type Theme = 'light' | 'dark' | 'auto';
 

@@ -4,13 +4,13 @@
  * and error text are linked with aria-describedby; results live in a role=status region,
  * the first result large, the others beneath it, a band as a tinted label beside its value.
  */
-import { perSystem, type NumberField, type ResultDefinition } from '../../src/calculators/definition';
-import { bandOf } from '../../src/calculators/bands';
-import { h } from './dom';
-import { type Formatter, resultUnit } from './format';
-import { currentValues, isVisible, stateOf, unitOf, validityOf, visitorHelp, type FormModel } from './form-model';
-import { directionOf, type Translate } from './i18n';
-import { TEXTS } from './texts';
+import { perSystem, type NumberField, type ResultDefinition } from '../../src/calculators/definition.ts';
+import { bandOf } from '../../src/calculators/bands.ts';
+import { h } from './dom.ts';
+import { type Formatter, resultUnit } from './format.ts';
+import { currentValues, isVisible, stateOf, unitOf, validityOf, visitorHelp, type FormModel } from './form-model.ts';
+import { directionOf, type Translate } from './i18n.ts';
+import { TEXTS } from './texts.ts';
 
 /** How the root presents itself: resolved theme and the language of its texts. */
 export interface Look {

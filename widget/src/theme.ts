@@ -4,7 +4,7 @@
  * and dark; a page that declares both or neither leaves it to the visitor's system
  * (`prefers-color-scheme`, in the stylesheet).
  */
-import type { Theme } from './options';
+import type { Theme } from './options.ts';
 
 function declared(scheme: string | null | undefined): Theme | undefined {
   const light = /\blight\b/.test(scheme ?? '');

@@ -3,7 +3,7 @@
  * a CORS simple request (text/plain body, no credentials) so no preflight is needed.
  * It never rejects: every failure becomes an error code.
  */
-import type { FieldValues } from '../../src/calculators/definition';
+import type { FieldValues } from '../../src/calculators/definition.ts';
 
 export type LoadOutcome = { ok: true; values: FieldValues } | { ok: false; code: string; message: string };
 

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { bandFor } from '../../../src/calculators/bands';
-import { bmi } from '../../../src/calculators/bmi';
-import { bodyFat } from '../../../src/calculators/body-fat';
-import { loan } from '../../../src/calculators/loan';
-import type { ResultDefinition } from '../../../src/calculators/definition';
+import { bandFor } from '../../../src/calculators/bands.ts';
+import { bmi } from '../../../src/calculators/bmi.ts';
+import { bodyFat } from '../../../src/calculators/body-fat.ts';
+import { loan } from '../../../src/calculators/loan.ts';
+import type { ResultDefinition } from '../../../src/calculators/definition.ts';
 
 function resultOf(results: ResultDefinition[], key: string): ResultDefinition {
   const result = results.find((candidate) => candidate.key === key);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { calculatorIds, calculators, getCalculator } from '../../../src/calculators/index';
+import { calculatorIds, calculators, getCalculator } from '../../../src/calculators/index.ts';
 import {
   perSystem,
   toPublic,
@@ -7,8 +7,8 @@ import {
   type FieldValues,
   type NumberField,
   type UnitSystem,
-} from '../../../src/calculators/definition';
-import { convertUnit } from '../../../src/calculators/units';
+} from '../../../src/calculators/definition.ts';
+import { convertUnit } from '../../../src/calculators/units.ts';
 
 const catalogueOrder = [
   'bmi',
@@ -272,7 +272,7 @@ describe('browser safety', () => {
     expect(names.length).toBeGreaterThanOrEqual(catalogueOrder.length + 2);
     for (const name of names) {
       const source = await Bun.file(new URL(name, directory)).text();
-      for (const [, specifier] of source.matchAll(/\bfrom\s+'([^']+)'/g)) expect(specifier).toMatch(/^\.\/[\w-]+$/);
+      for (const [, specifier] of source.matchAll(/\bfrom\s+'([^']+)'/g)) expect(specifier).toMatch(/^\.\/[\w-]+\.ts$/);
       expect(source).not.toMatch(/\b(?:process|Bun|require|Buffer)\s*[.(]|node:/);
     }
   });

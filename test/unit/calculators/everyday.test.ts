@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import { percentage } from '../../../src/calculators/percentage';
-import { tip } from '../../../src/calculators/tip';
-import { fuelCost } from '../../../src/calculators/fuel-cost';
+import { percentage } from '../../../src/calculators/percentage.ts';
+import { tip } from '../../../src/calculators/tip.ts';
+import { fuelCost } from '../../../src/calculators/fuel-cost.ts';
 
 describe('percentage', () => {
   test('15 % of 200 = 30', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
-import { loan, monthlyPayment } from '../../../src/calculators/loan';
-import { mortgage } from '../../../src/calculators/mortgage';
-import { compoundInterest, effectiveMonthlyRate } from '../../../src/calculators/compound-interest';
-import { vat } from '../../../src/calculators/vat';
+import { loan, monthlyPayment } from '../../../src/calculators/loan.ts';
+import { mortgage } from '../../../src/calculators/mortgage.ts';
+import { compoundInterest, effectiveMonthlyRate } from '../../../src/calculators/compound-interest.ts';
+import { vat } from '../../../src/calculators/vat.ts';
 
 describe('loan', () => {
   test('200 000 at 6 % for 30 years = 1199.10 a month', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { bmi } from '../../../src/calculators/bmi';
-import { bmr, mifflinStJeorKcal } from '../../../src/calculators/bmr';
-import { tdee } from '../../../src/calculators/tdee';
-import { bodyFat, navyBodyFatPercent } from '../../../src/calculators/body-fat';
-import { targetHeartRate } from '../../../src/calculators/target-heart-rate';
+import { bmi } from '../../../src/calculators/bmi.ts';
+import { bmr, mifflinStJeorKcal } from '../../../src/calculators/bmr.ts';
+import { tdee } from '../../../src/calculators/tdee.ts';
+import { bodyFat, navyBodyFatPercent } from '../../../src/calculators/body-fat.ts';
+import { targetHeartRate } from '../../../src/calculators/target-heart-rate.ts';
 
 describe('bmi', () => {
   test('70 kg / 175 cm = 22.857 (canonical keys, any unit system)', () => {
