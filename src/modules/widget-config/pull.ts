@@ -100,12 +100,13 @@ export function pullWebhook(
   let signed: Record<string, string>;
   try {
     signed = signPull(deps, account, calculator, config.webhookUrl, visit);
-  } catch {
+  } catch (error) {
     release();
-    // Same as the headers: an owner who checks signatures would refuse an unsigned call.
-    deps.logger.error("the signing secret cannot be decrypted; check the data directory's webhook-key", {
+    // Never an unsigned call: an owner who checks signatures would refuse it anyway.
+    deps.logger.error('the signing secret could not be read; the webhook was not called', {
       accountId: account.id,
       calcId: calculator.id,
+      error: String(error),
     });
     return recordOutcome(deps, account, calculator, nothing('unreachable'), startedAt);
   }
