@@ -12,7 +12,8 @@
  *
  * Each side has 8 Extra accounts with a webhook on bmi to bench/webhook-target.ts (32 wrk
  * connections: ~4 pulls in flight per account, under the cap of 8) and the context side
- * sends each account's own token. Processes: servers on core 1; wrk and the target on
+ * sends tokens of each account's own, 32 distinct ones per account in turn (each page
+ * view mints its own). Processes: servers on core 1; wrk and the target on
  * core 0. Writes bench/results/visitor.json.
  *
  * Env: CALC_BENCH_BIN, BENCH_VISITOR_ROUNDS (3), BENCH_VISITOR_RUNS (3 per round),
@@ -46,6 +47,8 @@ const VERIFY_CALLS = Number(process.env.BENCH_VISITOR_VERIFY_CALLS ?? 20_000);
 const VERIFY_BLOCKS = 10;
 const WARMUP_S = 1;
 const ACCOUNTS = 8;
+// Distinct tokens, as each page view mints its own: no repeat can be served from a cache.
+const TOKENS_PER_ACCOUNT = 32;
 const QUOTA = 100_000_000;
 const TARGET_HOST = '127.0.0.2';
 const TARGET_RATIO = 0.95;
@@ -133,18 +136,26 @@ export async function run() {
       const setup = await start(serve(dataDir), `setup-${name}.log`);
       const accounts = await createAccounts(setup.url, binary.path, dataDir, name, ACCOUNTS, `${target.url}/prefill`);
       const side: Side = { dataDir, plain: [], withContext: [] };
-      for (const [i, account] of accounts.entries()) {
-        const { signingSecret } = await api(setup.url, 'GET', '/v1/account/signing-secret', undefined, account.token);
-        // Valid for the whole run (at most 24 hours ahead), bound to the calculator and origin.
-        const context = mintContext(signingSecret, {
-          sub: `bench-visitor-${i}`,
-          exp: Math.floor(Date.now() / 1000) + 3 * 3600,
-          calc: CALC_ID,
-          origin: ORIGIN,
-        });
-        side.plain.push(JSON.stringify({ apiKey: account.apiKey, domain: ORIGIN, calcId: CALC_ID }));
-        side.withContext.push(JSON.stringify({ apiKey: account.apiKey, domain: ORIGIN, calcId: CALC_ID, context }));
+      const secrets = [];
+      for (const account of accounts)
+        secrets.push(
+          (await api(setup.url, 'GET', '/v1/account/signing-secret', undefined, account.token)).signingSecret,
+        );
+      // Accounts interleaved, so consecutive loads go to different accounts (as without).
+      for (let t = 0; t < TOKENS_PER_ACCOUNT; t++) {
+        for (const [i, account] of accounts.entries()) {
+          // Valid for the whole run (at most 24 hours ahead), bound to the calculator and origin.
+          const context = mintContext(secrets[i], {
+            sub: `bench-visitor-${i}-${t}`,
+            exp: Math.floor(Date.now() / 1000) + 3 * 3600,
+            calc: CALC_ID,
+            origin: ORIGIN,
+          });
+          side.withContext.push(JSON.stringify({ apiKey: account.apiKey, domain: ORIGIN, calcId: CALC_ID, context }));
+        }
       }
+      for (const account of accounts)
+        side.plain.push(JSON.stringify({ apiKey: account.apiKey, domain: ORIGIN, calcId: CALC_ID }));
       const loaded = await widgetLoad(setup.url, accounts[0]!.apiKey);
       if (JSON.stringify(loaded.values) !== JSON.stringify(PREFILL_VALUES))
         throw new Error(`the webhook does not pre-fill: ${JSON.stringify(loaded)}`);

@@ -1,5 +1,3 @@
-import { createHmac } from 'node:crypto';
-
 /** What a signed pull states about itself (docs/webhooks.md, "Verifying a pull"). */
 export interface PullStatement {
   /** The saved URL exactly as the owner's config shows it. */
@@ -24,7 +22,9 @@ export function signedPullHeaders(
   const t = Math.floor(nowSeconds);
   const message = `${t}.GET.${statement.url}.${statement.calcId}.${statement.origin}.${statement.visitor ?? ''}`;
   let signature = `t=${t}`;
-  for (const secret of secrets) signature += `,v1=${createHmac('sha256', secret).update(message).digest('hex')}`;
+  // Bun's native HMAC: half the time of node:crypto's createHmac (docs/performance.md).
+  for (const secret of secrets)
+    signature += `,v1=${new Bun.CryptoHasher('sha256', secret).update(message).digest('hex')}`;
   const headers: Record<string, string> = {
     'Calc-Calculator': statement.calcId,
     'Calc-Origin': statement.origin,

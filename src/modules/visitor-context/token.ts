@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { normaliseOrigin } from '../domains/origin.ts';
 
 /**
@@ -51,8 +51,23 @@ function decodeObject(segment: string): Record<string, unknown> | null {
   }
 }
 
+// Bun's native HMAC: half the time of node:crypto's createHmac (docs/performance.md).
 function sign(secret: string, signingInput: string): Buffer {
-  return createHmac('sha256', secret).update(signingInput).digest();
+  return new Bun.CryptoHasher('sha256', secret).update(signingInput).digest() as Buffer;
+}
+
+// Nearly every token carries one of a few header segments (`{"alg":"HS256","typ":"JWT"}`
+// in some spelling): those already found acceptable skip the decode. Bounded.
+const acceptedHeaders = new Set<string>();
+const MAX_ACCEPTED_HEADERS = 64;
+
+function headerAcceptable(segment: string): boolean {
+  if (acceptedHeaders.has(segment)) return true;
+  const header = decodeObject(segment);
+  // HS256 only: never `none`, never an algorithm the token chooses; no extensions.
+  if (header === null || header.alg !== HEADER.alg || header.crit !== undefined) return false;
+  if (acceptedHeaders.size < MAX_ACCEPTED_HEADERS) acceptedHeaders.add(segment);
+  return true;
 }
 
 function originMatches(claim: unknown, origin: string): boolean {
@@ -75,9 +90,7 @@ export function verifyContext(token: unknown, secrets: readonly string[], expect
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const [headerPart = '', claimsPart = '', signaturePart = ''] = parts;
-  const header = decodeObject(headerPart);
-  // HS256 only: never `none`, never an algorithm the token chooses; no extensions.
-  if (header === null || header.alg !== HEADER.alg || header.crit !== undefined) return null;
+  if (!headerAcceptable(headerPart)) return null;
   if (!BASE64URL.test(signaturePart)) return null;
   const signature = Buffer.from(signaturePart, 'base64url');
   if (signature.length !== 32) return null;
