@@ -2,13 +2,16 @@
  * Widget benchmark (issue 4: the embeddable widget).
  *
  *  - Size of /widget.js as served: raw, gzip, brotli (target ≤ 12 KB gzip with all 12
- *    calculators; aim 8 KB), next to the field's anchors (a ~1 KB loader, 14–17 KB SDKs).
+ *    calculators; aim 8 KB), next to the field's anchors (a ~1 KB loader, 14–17 KB SDKs),
+ *    and of the language packs a non-English page loads on demand (one per language).
  *  - Navigation start → first rendered result in Chromium: a host page on one origin
  *    embeds bmi from the API on another; the time is taken in the animation frame after
  *    the first `calc:result` (the frame that paints it). Median of RUNS cold loads (a new
  *    browser context each, so no cache), target ≤ 150 ms. Baseline, alternating A B A B:
  *    the same page loading a ~1 KB script from a bare Bun.serve on the API's origin kind
  *    that renders one line of text — the physical floor for "fetch a script, render".
+ *    A third page in the rotation embeds the same calculator in German (`data-locale`),
+ *    which fetches the German pack before rendering.
  *  - CLS when the pre-fill arrives: the load answer is held back PREFILL_DELAY_MS and then
  *    changes both fields and the result; layout shifts from `calc:ready` (pre-fill
  *    applied) on are summed (target 0). The shift of the widget appearing in its empty
@@ -26,7 +29,7 @@ import type { FieldValues } from '../src/calculators/definition.ts';
 import { loadServerConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { silentLogger } from '../src/logger.ts';
-import { widgetScriptSizes } from '../src/modules/widget-script/index.ts';
+import { languagePackSizes, widgetScriptSizes } from '../src/modules/widget-script/index.ts';
 import {
   gitCommit,
   machineInfo,
@@ -48,7 +51,8 @@ const CHROMIUM = '/usr/bin/chromium';
 
 export interface WidgetResults extends BenchResults {
   sizes: typeof widgetScriptSizes;
-  runsMs: { widget: number[]; baseline: number[] };
+  packSizes: typeof languagePackSizes;
+  runsMs: { widget: number[]; german: number[]; baseline: number[] };
   cls: { prefill: number[]; total: number[] };
 }
 
@@ -118,6 +122,13 @@ export async function run(): Promise<WidgetResults> {
       ),
     );
     pages.set(
+      '/widget-de',
+      page(
+        `<script src="${apiUrl}/widget.js" async></script>`,
+        `<div data-calc-widget data-calc-id="bmi" data-locale="de-DE" data-api-key="${apiKey}"></div>`,
+      ),
+    );
+    pages.set(
       '/baseline',
       page(
         `<script src="http://localhost:${baselineServer.port}/baseline.js" async></script>`,
@@ -148,15 +159,17 @@ export async function run(): Promise<WidgetResults> {
       return first;
     };
 
-    progress(`widget: ${WARMUP} warm-up + ${RUNS} alternating cold loads (baseline, widget)`);
+    progress(`widget: ${WARMUP} warm-up + ${RUNS} alternating cold loads (baseline, widget, widget in German)`);
     for (let i = 0; i < WARMUP; i++) {
       await measure('/baseline');
       await measure('/widget');
+      await measure('/widget-de');
     }
-    const runsMs = { widget: [] as number[], baseline: [] as number[] };
+    const runsMs = { widget: [] as number[], german: [] as number[], baseline: [] as number[] };
     for (let i = 0; i < RUNS; i++) {
       runsMs.baseline.push(await measure('/baseline'));
       runsMs.widget.push(await measure('/widget'));
+      runsMs.german.push(await measure('/widget-de'));
     }
 
     progress(`widget: ${RUNS} loads with the pre-fill arriving ${PREFILL_DELAY_MS} ms late`);
@@ -202,6 +215,9 @@ export async function run(): Promise<WidgetResults> {
     delayPrefill = false;
 
     const widgetMs = median(runsMs.widget);
+    const germanMs = median(runsMs.german);
+    const german = languagePackSizes.find((pack) => pack.file.startsWith('de.'));
+    const largestPack = Math.max(...languagePackSizes.map((pack) => pack.gzip));
     const baselineMs = median(runsMs.baseline);
     const clsPrefill = Math.max(...cls.prefill);
     const rows: Row[] = [
@@ -230,11 +246,26 @@ export async function run(): Promise<WidgetResults> {
         note: `${widgetScriptSizes.br} bytes`,
       },
       {
+        metric: `language pack ${german?.file ?? 'de'}: gzip / brotli / raw`,
+        value: round((german?.gzip ?? 0) / 1024, 2),
+        unit: 'KB',
+        target: 'loaded only by pages in German',
+        pass: null,
+        note: `${german?.gzip} B gzip, ${german?.br} B brotli, ${german?.raw} B raw; largest of ${languagePackSizes.length} packs ${largestPack} B gzip`,
+      },
+      {
         metric: `first rendered result: median of ${RUNS}`,
         value: round(widgetMs, 1),
         unit: 'ms',
         target: `≤ ${TARGET_RENDER_MS} ms`,
         pass: widgetMs <= TARGET_RENDER_MS,
+      },
+      {
+        metric: `first rendered result in German (pack fetched first): median of ${RUNS}`,
+        value: round(germanMs, 1),
+        unit: 'ms',
+        target: `≤ ${TARGET_RENDER_MS} ms`,
+        pass: germanMs <= TARGET_RENDER_MS,
       },
       {
         metric: 'baseline (1 KB loader renders a line): median',
@@ -268,6 +299,7 @@ export async function run(): Promise<WidgetResults> {
       machine: machineInfo(),
       rows,
       sizes: widgetScriptSizes,
+      packSizes: languagePackSizes,
       runsMs,
       cls,
     };
