@@ -14,6 +14,7 @@ export default class Embed extends OwnerCommand {
     '<%= config.bin %> embed loan > loan-snippet.html',
     '<%= config.bin %> embed mortgage --currency EUR --locale de-DE --theme auto',
     '<%= config.bin %> embed bmi --units imperial --json',
+    `<%= config.bin %> embed bmi --values '{"weightKg": 80}'`,
   ];
   static override args = { calcId: calcIdArg };
   // The widget's data attributes (docs/embedding.md, "Options").
@@ -22,6 +23,10 @@ export default class Embed extends OwnerCommand {
     units: Flags.string({ description: 'unit system (data-units)', options: ['metric', 'imperial'] }),
     locale: Flags.string({ description: 'language and number format, a BCP 47 tag such as de-DE (data-locale)' }),
     currency: Flags.string({ description: 'show amounts in this ISO 4217 currency, such as EUR (data-currency)' }),
+    values: Flags.string({
+      description:
+        "starting values as a JSON object of the calculator's field keys, such as '{\"weightKg\": 80}' (data-values); your webhook's and the visitor's win",
+    }),
   };
 
   async run() {
@@ -31,8 +36,10 @@ export default class Embed extends OwnerCommand {
     if (flags.locale) localeOf(flags.locale);
     if (flags.currency) currencyOf(flags.currency);
     const api = this.api(flags);
+    const values = flags.values === undefined ? undefined : valuesOf(flags.values);
     // Unknown calculators fail here with the server's 404 message, before a useless snippet is printed.
-    await api.get<CalculatorBody>(`/v1/calculators/${calcId}`, { auth: false });
+    const { body: definition } = await api.get<CalculatorBody>(`/v1/calculators/${calcId}`, { auth: false });
+    if (values) checkKeys(values, definition);
     const { body: overview } = await api.get<AccountOverviewBody>('/v1/account');
     const { publicUrl } = overview;
     const apiKey = overview.account.apiKey;
@@ -41,6 +48,8 @@ export default class Embed extends OwnerCommand {
       flags.units && ` data-units="${attribute(flags.units)}"`,
       flags.locale && ` data-locale="${attribute(localeOf(flags.locale))}"`,
       flags.currency && ` data-currency="${attribute(currencyOf(flags.currency))}"`,
+      // Single quotes around JSON read best; the JSON's own ' and & are escaped.
+      values && ` data-values='${JSON.stringify(values).replace(/&/g, '&amp;').replace(/'/g, '&#39;')}'`,
     ].join('');
     const snippet = [
       `<script src="${attribute(`${publicUrl.replace(/\/+$/, '')}/widget.js`)}" async></script>`,
@@ -62,6 +71,42 @@ function localeOf(text: string): string {
     EXIT.failure,
     'invalid_flag',
   );
+}
+
+/** `--values`: a JSON object of numbers and strings (what the widget accepts from data-values). */
+function valuesOf(text: string): Record<string, number | string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const valid =
+    typeof parsed === 'object' &&
+    parsed !== null &&
+    !Array.isArray(parsed) &&
+    Object.values(parsed).every(
+      (value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)),
+    );
+  if (!valid)
+    throw new CliFailure(
+      `--values must be a JSON object of numbers and strings, such as '{"weightKg": 80}'.`,
+      EXIT.failure,
+      'invalid_flag',
+    );
+  return parsed as Record<string, number | string>;
+}
+
+/** Keys the calculator does not have would be ignored by the widget: say so now. */
+function checkKeys(values: Record<string, number | string>, definition: CalculatorBody): void {
+  const known = new Set((definition.calculator.fields ?? []).map((field) => field.key));
+  const unknown = Object.keys(values).filter((key) => !known.has(key));
+  if (unknown.length > 0)
+    throw new CliFailure(
+      `--values: ${definition.calculator.id} has no field ${unknown.map((key) => `"${key}"`).join(', ')} (its keys: ${[...known].join(', ')}).`,
+      EXIT.failure,
+      'invalid_flag',
+    );
 }
 
 /** An ISO 4217 code that Intl can format (eur → EUR). */

@@ -54,6 +54,21 @@ describe('calc embed', () => {
     expect(body.snippet).toContain('data-calc-id="loan"');
   });
 
+  test('--values puts starting values in data-values; bad JSON and unknown keys are refused: exit 1', async () => {
+    const result = await calc('embed', 'bmi', '--values', `{"weightKg": 80, "note": "it's"}`);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('bmi has no field "note"');
+    const ok = await calc('embed', 'bmi', '--values', '{"weightKg": 80, "height": 70}', '--units', 'imperial');
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout).toContain(` data-units="imperial" data-values='{"weightKg":80,"height":70}'></div>`);
+    for (const bad of ['{weightKg: 80}', '[80]', '{"weightKg": {"kg": 80}}', '80']) {
+      const refused = await calc('embed', 'bmi', '--values', bad);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain('--values must be a JSON object of numbers and strings');
+    }
+  });
+
   test("an unknown calculator passes the server's 404 message through: exit 1", async () => {
     const result = await calc('embed', 'no-such-calc');
     expect(result.exitCode).toBe(1);
