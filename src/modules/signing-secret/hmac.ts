@@ -17,10 +17,21 @@ function hasherFor(secret: string): Bun.CryptoHasher {
   return hasher;
 }
 
-export function hmacSha256(secret: string, message: string): Buffer {
-  return hasherFor(secret).copy().update(message).digest() as Buffer;
-}
-
 export function hmacSha256Hex(secret: string, message: string): string {
   return hasherFor(secret).copy().update(message).digest('hex');
+}
+
+export function hmacSha256Base64url(secret: string, message: string): string {
+  return hasherFor(secret).copy().update(message).digest('base64url');
+}
+
+/**
+ * Compares two strings in time that depends on their length only (never on where they
+ * first differ). Used on signatures, whose length is public.
+ */
+export function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
