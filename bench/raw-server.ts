@@ -82,13 +82,15 @@ const dailyAdd = sqlite.query<
   'INSERT INTO usage_daily (account_id, day, calc_id, domain, loads) VALUES ($accountId, $day, $calcId, $domain, $loads) ON CONFLICT (account_id, day, calc_id, domain) DO UPDATE SET loads = loads + excluded.loads',
 );
 
+const addDeltas = sqlite.transaction((deltas: UsageDeltas) => {
+  for (const delta of deltas.monthly) usageAdd.run(delta);
+  for (const delta of deltas.loads) dailyAdd.run(delta);
+});
+
 // The product's counter, over a store written with plain prepared statements.
 const usage = createUsageCounter({
-  loads: (accountId, period) => usageLoads.get({ accountId, period })?.loads ?? 0,
-  addAll: sqlite.transaction((deltas: UsageDeltas) => {
-    for (const delta of deltas.monthly) usageAdd.run(delta);
-    for (const delta of deltas.loads) dailyAdd.run(delta);
-  }),
+  loads: async (accountId, period) => usageLoads.get({ accountId, period })?.loads ?? 0,
+  addAll: async (deltas) => addDeltas(deltas),
 });
 const flushTimer = setInterval(() => usage.flush(), 1000);
 
@@ -153,8 +155,8 @@ async function authorise(request: Request, count: boolean) {
   if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${body.calcId}".`);
   const now = new Date();
   const allowed = count
-    ? usage.tryCount(account.id, dayOf(now), quota, calculator.id, origin)
-    : usage.used(account.id, periodOf(now)) < quota;
+    ? await usage.tryCount(account.id, dayOf(now), quota, calculator.id, origin)
+    : (await usage.used(account.id, periodOf(now))) < quota;
   if (!allowed) throw new AppError('quota_exceeded', `This account has used its ${quota} widget loads for this month.`);
   return calculator;
 }
@@ -209,10 +211,10 @@ const server = Bun.serve({
 
 console.log(`raw listening on http://${hostname}:${server.port}`);
 
-const shutdown = () => {
+const shutdown = async () => {
   clearInterval(flushTimer);
   server.stop(true);
-  usage.flush();
+  await usage.flush();
   database.close();
   process.exit(0);
 };

@@ -61,7 +61,7 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
   const database = openDatabase(config.dataDir);
   const logger = variant === 'native' ? silentLogger : createLogger();
   let port: number | undefined;
-  let flush: () => void;
+  let flush: () => Promise<void>;
   if (variant === 'app') {
     const built = createApp({
       config,
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     const { createDomainsStore } = await import('../src/db/domains-store.ts');
     const db = openDatabase(template);
     const now = new Date().toISOString();
-    createAccountsStore(db.db).insert({
+    await createAccountsStore(db.db).insert({
       id: 'acct_ablation',
       email: 'ablation@example.com',
       passwordHash: 'x',
@@ -135,7 +135,12 @@ async function main(): Promise<void> {
       apiKey: API_KEY,
       createdAt: now,
     });
-    createDomainsStore(db.db).insert({ accountId: 'acct_ablation', origin: ORIGIN, status: 'active', createdAt: now });
+    await createDomainsStore(db.db).insert({
+      accountId: 'acct_ablation',
+      origin: ORIGIN,
+      status: 'active',
+      createdAt: now,
+    });
     db.sqlite.run('PRAGMA wal_checkpoint(TRUNCATE)');
     db.close();
 

@@ -187,7 +187,7 @@ async function throughput(work: string, bins: { product: string; baseline: strin
 }
 
 /** Heap growth of the counter holding 10,000 distinct pairs of one day, and after the flush. */
-function memoryPerPairs(work: string, pairs = 10_000) {
+async function memoryPerPairs(work: string, pairs = 10_000) {
   const database = openDatabase(join(work, 'memory-data'));
   try {
     database.sqlite.run(
@@ -197,12 +197,12 @@ function memoryPerPairs(work: string, pairs = 10_000) {
     // Strings as the server holds them: calculator ids are shared constants, origins
     // come from the origin cache, so both exist before the loads.
     const domains = Array.from({ length: pairs / CALCULATORS.length + 1 }, (_, i) => `https://site${i}.shop.example`);
-    counter.tryCount('a1', '2026-11-25', Number.MAX_SAFE_INTEGER, 'bmi', 'https://warm.example');
-    counter.flush();
+    await counter.tryCount('a1', '2026-11-25', Number.MAX_SAFE_INTEGER, 'bmi', 'https://warm.example');
+    await counter.flush();
     Bun.gc(true);
     const before = process.memoryUsage().heapUsed;
     for (let i = 0; i < pairs; i++)
-      counter.tryCount(
+      await counter.tryCount(
         'a1',
         '2026-11-25',
         Number.MAX_SAFE_INTEGER,
@@ -212,7 +212,7 @@ function memoryPerPairs(work: string, pairs = 10_000) {
     Bun.gc(true);
     const held = process.memoryUsage().heapUsed - before;
     const flushStarted = performance.now();
-    counter.flush();
+    await counter.flush();
     const flushMs = performance.now() - flushStarted;
     Bun.gc(true);
     const afterFlush = process.memoryUsage().heapUsed - before;
@@ -298,7 +298,7 @@ export async function run(): Promise<BenchResults> {
   try {
     progress(`usage: ${hasTaskset ? `servers on core ${SERVER_CORE}` : 'taskset absent: unpinned'}`);
     const bins = buildPair(work);
-    const memory = memoryPerPairs(work);
+    const memory = await memoryPerPairs(work);
     progress(`usage: ${memory.pairs} pairs hold ${memory.heldMb.toFixed(2)} MB until the flush`);
     const latency = await usageLatency(work, bins.product);
     progress(

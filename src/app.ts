@@ -71,13 +71,10 @@ export function createApp(options: AppOptions) {
   const usageStore = createUsageStore(options.database.db);
   // The load that reaches an account's limit is written before it is answered (once per
   // account and month): a crash then cannot give that account's quota back.
-  const flushUsageNow = () => {
-    try {
-      usage.flush();
-    } catch (error) {
-      logger.error('flush of usage counters failed; will retry', { error: String(error) });
-    }
-  };
+  const flushUsageNow = () =>
+    usage
+      .flush()
+      .catch((error: unknown) => logger.error('flush of usage counters failed; will retry', { error: String(error) }));
   const usage = createUsageCounter(usageStore, flushUsageNow);
   const retention = createRetention({ store: usageStore, now, logger });
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
@@ -94,8 +91,8 @@ export function createApp(options: AppOptions) {
     now,
   });
   // Accounts made before signing secrets existed get theirs now (sealing needs the key,
-  // which SQL migrations do not have).
-  signingSecrets.backfill();
+  // which SQL migrations do not have); the server listens once this is done.
+  const ready = signingSecrets.backfill().then(() => {});
   const webhook: PullDeps = {
     configs,
     cipher,
@@ -117,8 +114,7 @@ export function createApp(options: AppOptions) {
         if (!NOT_CALLED.has(result.outcome)) usage.countCall(account.id, dayOf(now()), calculator.id, result.outcome);
         return result.values;
       };
-      const pulled = pullWebhook(webhook, account, calculator, visit);
-      return pulled instanceof Promise ? pulled.then(counted) : counted(pulled);
+      return pullWebhook(webhook, account, calculator, visit).then(counted);
     });
   // The peer address is known to the server only once it listens.
   let peerOf = (_request: Request): string | undefined => undefined;
@@ -206,10 +202,12 @@ export function createApp(options: AppOptions) {
     retention,
     /** The widget routes' per-client limiter (its memory bound is tested). */
     widgetLimiter: widgetLimit.limiter,
+    /** Settles when start-up work on the store (the signing-secret backfill) is done. */
+    ready,
     /** Writes batched counters and webhook outcomes (timer and shutdown). */
-    flush() {
-      usage.flush();
-      statusLog.flush();
+    async flush(): Promise<void> {
+      const results = await Promise.allSettled([usage.flush(), statusLog.flush()]);
+      for (const result of results) if (result.status === 'rejected') throw result.reason;
     },
   };
 }

@@ -78,7 +78,7 @@ async function serve(config: ServerConfig, logger: Logger, database: OpenDatabas
     );
   }
   let listenUrl = '';
-  const { app, usage, accounts, domains, signingSecrets, flush, retention } = createApp({
+  const { app, usage, accounts, domains, signingSecrets, flush, retention, ready } = createApp({
     config,
     database,
     jwtSecret,
@@ -86,6 +86,7 @@ async function serve(config: ServerConfig, logger: Logger, database: OpenDatabas
     logger,
     fallbackPublicUrl: () => listenUrl,
   });
+  await ready;
   listen(app, config);
   const server = app.server;
   if (!server) throw new Error('the server did not start');
@@ -99,21 +100,22 @@ async function serve(config: ServerConfig, logger: Logger, database: OpenDatabas
     : null;
 
   const flushTimer = setInterval(() => {
+    // Sized by what one flush writes, before it does: what a failed shutdown would save.
     try {
-      // Sized by what one flush writes, before it does: what a failed shutdown would save.
       reservePendingSpace(config.dataDir, rowsOf(usage.deltas()));
-      flush();
-      usage.prune(periodOf(new Date()));
     } catch (error) {
-      logger.error('flush of usage counters and webhook outcomes failed; will retry', { error: String(error) });
+      logger.error(`reserving space for ${PENDING_FILE} failed; will retry`, { error: String(error) });
     }
-    try {
-      retention.run();
-    } catch (error) {
+    flush()
+      .then(() => usage.prune(periodOf(new Date())))
+      .catch((error: unknown) =>
+        logger.error('flush of usage counters and webhook outcomes failed; will retry', { error: String(error) }),
+      );
+    retention.run().catch((error: unknown) =>
       logger.error('pruning per-day usage past retention failed; will retry within the hour', {
         error: String(error),
-      });
-    }
+      }),
+    );
   }, FLUSH_INTERVAL_MS);
 
   async function stop(): Promise<void> {

@@ -2,11 +2,16 @@ import { eq, sql } from 'drizzle-orm';
 import type { Plan } from '../plans.ts';
 import type { Db } from './client.ts';
 import { accounts, usage } from './schema.ts';
+import { writeGateOf } from './write-gate.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
-/** Persistence of accounts; hot lookups are prepared once per database. */
+/**
+ * Persistence of accounts; hot lookups are prepared once per database. Every method
+ * answers a promise, whatever the engine underneath: services never know which it is.
+ */
 export function createAccountsStore(db: Db) {
+  const gate = writeGateOf(db.$client);
   // Behind every widget call: a plain prepared statement, as drizzle's row mapping costs
   // a fifth of the lookup. The column aliases give the same row shape as drizzle's.
   const byApiKey = db.$client.query<AccountRow, { apiKey: string }>(
@@ -24,48 +29,52 @@ export function createAccountsStore(db: Db) {
     .prepare();
 
   return {
-    findByApiKey: (apiKey: string): AccountRow | undefined => byApiKey.get({ apiKey }) ?? undefined,
-    findById: (id: string): AccountRow | undefined => byId.get({ id }),
-    findByEmail: (email: string): AccountRow | undefined => byEmail.get({ email }),
+    findByApiKey: async (apiKey: string): Promise<AccountRow | undefined> => byApiKey.get({ apiKey }) ?? undefined,
+    findById: async (id: string): Promise<AccountRow | undefined> => byId.get({ id }),
+    findByEmail: async (email: string): Promise<AccountRow | undefined> => byEmail.get({ email }),
 
-    /** Returns false when the email is taken (the unique index decides, not a prior read). */
-    insert(row: typeof accounts.$inferInsert): boolean {
-      return db.insert(accounts).values(row).onConflictDoNothing().returning({ id: accounts.id }).all().length === 1;
-    },
+    /** Resolves false when the email is taken (the unique index decides, not a prior read). */
+    insert: (row: typeof accounts.$inferInsert): Promise<boolean> =>
+      gate.write(
+        () => db.insert(accounts).values(row).onConflictDoNothing().returning({ id: accounts.id }).all().length === 1,
+      ),
 
-    setPlan(id: string, plan: Plan): void {
-      db.update(accounts).set({ plan }).where(eq(accounts.id, id)).run();
-    },
+    setPlan: (id: string, plan: Plan): Promise<void> =>
+      gate.write(() => {
+        db.update(accounts).set({ plan }).where(eq(accounts.id, id)).run();
+      }),
 
-    setApiKey(id: string, apiKey: string): void {
-      db.update(accounts).set({ apiKey }).where(eq(accounts.id, id)).run();
-    },
+    setApiKey: (id: string, apiKey: string): Promise<void> =>
+      gate.write(() => {
+        db.update(accounts).set({ apiKey }).where(eq(accounts.id, id)).run();
+      }),
 
     /** Refuses every session token issued before `validAfter` (ms since the epoch). */
-    revokeTokens(id: string, validAfter: number): void {
-      db.update(accounts).set({ tokensValidAfter: validAfter }).where(eq(accounts.id, id)).run();
-    },
+    revokeTokens: (id: string, validAfter: number): Promise<void> =>
+      gate.write(() => {
+        db.update(accounts).set({ tokensValidAfter: validAfter }).where(eq(accounts.id, id)).run();
+      }),
 
     /** A new password hash, and every token issued before `validAfter` refused, in one write. */
-    setPassword(id: string, passwordHash: string, validAfter: number): void {
-      db.update(accounts).set({ passwordHash, tokensValidAfter: validAfter }).where(eq(accounts.id, id)).run();
-    },
+    setPassword: (id: string, passwordHash: string, validAfter: number): Promise<void> =>
+      gate.write(() => {
+        db.update(accounts).set({ passwordHash, tokensValidAfter: validAfter }).where(eq(accounts.id, id)).run();
+      }),
 
     /**
      * Deletes the account; its domains, configs (with their secrets) and usage go with it
      * (foreign keys with ON DELETE CASCADE, in the same statement). False when none was there.
      */
-    delete(id: string): boolean {
-      return db.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id }).all().length === 1;
-    },
+    delete: (id: string): Promise<boolean> =>
+      gate.write(
+        () => db.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id }).all().length === 1,
+      ),
 
-    count(): number {
-      return db.select({ n: sql<number>`count(*)` }).from(accounts).get()?.n ?? 0;
-    },
+    count: async (): Promise<number> => db.select({ n: sql<number>`count(*)` }).from(accounts).get()?.n ?? 0,
 
     /** Every account with its stored loads for one period, oldest first. */
-    listWithUsage(period: string): (AccountRow & { loads: number })[] {
-      return db
+    listWithUsage: async (period: string): Promise<(AccountRow & { loads: number })[]> =>
+      db
         .select({
           id: accounts.id,
           email: accounts.email,
@@ -79,8 +88,7 @@ export function createAccountsStore(db: Db) {
         .from(accounts)
         .leftJoin(usage, sql`${usage.accountId} = ${accounts.id} and ${usage.period} = ${period}`)
         .orderBy(accounts.createdAt, accounts.id)
-        .all();
-    },
+        .all(),
   };
 }
 

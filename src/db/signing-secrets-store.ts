@@ -1,52 +1,55 @@
 import { isNull, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
+import { writeGateOf } from './write-gate.ts';
 import { accounts, signingSecrets } from './schema.ts';
 
 export type SigningSecretRow = typeof signingSecrets.$inferSelect;
 
 /** Persistence of signing secrets; the read behind every signed pull is prepared once. */
 export function createSigningSecretsStore(db: Db) {
+  const gate = writeGateOf(db.$client);
   const byAccount = db.$client.query<SigningSecretRow, { accountId: string }>(
     'SELECT account_id AS accountId, secret, created_at AS createdAt, previous_secret AS previousSecret, previous_valid_until AS previousValidUntil FROM signing_secrets WHERE account_id = $accountId',
   );
 
   return {
-    find: (accountId: string): SigningSecretRow | undefined => byAccount.get({ accountId }) ?? undefined,
+    find: async (accountId: string): Promise<SigningSecretRow | undefined> => byAccount.get({ accountId }) ?? undefined,
 
     /** Adds the first secret; false when the account has one already. */
-    insertFirst(row: Pick<SigningSecretRow, 'accountId' | 'secret' | 'createdAt'>): boolean {
-      return (
-        db
-          .insert(signingSecrets)
-          .values(row)
-          .onConflictDoNothing()
-          .returning({ accountId: signingSecrets.accountId })
-          .all().length === 1
-      );
-    },
+    insertFirst: (row: Pick<SigningSecretRow, 'accountId' | 'secret' | 'createdAt'>): Promise<boolean> =>
+      gate.write(
+        () =>
+          db
+            .insert(signingSecrets)
+            .values(row)
+            .onConflictDoNothing()
+            .returning({ accountId: signingSecrets.accountId })
+            .all().length === 1,
+      ),
 
     /**
      * Replaces the secret when it is still `expectedSecret` (two rotations at once: one
      * wins, the other reads the winner's result). False when it changed meanwhile.
      */
-    rotate(row: SigningSecretRow, expectedSecret: string): boolean {
-      const updated = db
-        .update(signingSecrets)
-        .set({
-          secret: row.secret,
-          createdAt: row.createdAt,
-          previousSecret: row.previousSecret,
-          previousValidUntil: row.previousValidUntil,
-        })
-        .where(sql`${signingSecrets.accountId} = ${row.accountId} and ${signingSecrets.secret} = ${expectedSecret}`)
-        .returning({ accountId: signingSecrets.accountId })
-        .all();
-      return updated.length === 1;
-    },
+    rotate: (row: SigningSecretRow, expectedSecret: string): Promise<boolean> =>
+      gate.write(() => {
+        const updated = db
+          .update(signingSecrets)
+          .set({
+            secret: row.secret,
+            createdAt: row.createdAt,
+            previousSecret: row.previousSecret,
+            previousValidUntil: row.previousValidUntil,
+          })
+          .where(sql`${signingSecrets.accountId} = ${row.accountId} and ${signingSecrets.secret} = ${expectedSecret}`)
+          .returning({ accountId: signingSecrets.accountId })
+          .all();
+        return updated.length === 1;
+      }),
 
     /** Accounts without a secret (made before secrets existed), oldest first. */
-    accountsWithout(limit: number): string[] {
-      return db
+    accountsWithout: async (limit: number): Promise<string[]> =>
+      db
         .select({ id: accounts.id })
         .from(accounts)
         .leftJoin(signingSecrets, sql`${signingSecrets.accountId} = ${accounts.id}`)
@@ -54,8 +57,7 @@ export function createSigningSecretsStore(db: Db) {
         .orderBy(accounts.createdAt, accounts.id)
         .limit(limit)
         .all()
-        .map((row) => row.id);
-    },
+        .map((row) => row.id),
   };
 }
 

@@ -1,6 +1,7 @@
 import { and, between, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { usage, usageDaily, type webhookDaily } from './schema.ts';
+import { writeGateOf } from './write-gate.ts';
 
 type MonthlyDelta = typeof usage.$inferSelect;
 type LoadsDelta = typeof usageDaily.$inferSelect;
@@ -32,6 +33,7 @@ export interface DailyCalls {
  * analytics). The in-memory counter in front of it batches writes.
  */
 export function createUsageStore(db: Db) {
+  const gate = writeGateOf(db.$client);
   const loadsOf = db
     .select({ loads: usage.loads })
     .from(usage)
@@ -93,16 +95,18 @@ export function createUsageStore(db: Db) {
   });
 
   return {
-    loads: (accountId: string, period: string): number => loadsOf.get({ accountId, period })?.loads ?? 0,
+    loads: async (accountId: string, period: string): Promise<number> => loadsOf.get({ accountId, period })?.loads ?? 0,
 
     /** Per-day rows of one account, `from`..`to` inclusive, sorted by date, calcId, domain. */
-    dailyLoads: (accountId: string, from: string, to: string): DailyLoads[] => dailyOf.all({ accountId, from, to }),
+    dailyLoads: async (accountId: string, from: string, to: string): Promise<DailyLoads[]> =>
+      dailyOf.all({ accountId, from, to }),
 
     /** Per-day webhook outcomes of one account, sorted by date, calcId, outcome. */
-    dailyCalls: (accountId: string, from: string, to: string): DailyCalls[] => callsOf.all({ accountId, from, to }),
+    dailyCalls: async (accountId: string, from: string, to: string): Promise<DailyCalls[]> =>
+      callsOf.all({ accountId, from, to }),
 
     /** The stored loads of one account over `from`..`to` inclusive. */
-    loadsBetween: (accountId: string, from: string, to: string): number =>
+    loadsBetween: async (accountId: string, from: string, to: string): Promise<number> =>
       sumOf.get({ accountId, from, to })?.loads ?? 0,
 
     /**
@@ -110,18 +114,19 @@ export function createUsageStore(db: Db) {
      * never disagree. Counts of accounts deleted since they were made are dropped: the
      * rows would break the foreign key and hold back everyone else's counts.
      */
-    addAll(deltas: UsageDeltas): void {
+    async addAll(deltas: UsageDeltas): Promise<void> {
       if (deltas.monthly.length + deltas.loads.length + deltas.calls.length === 0) return;
-      writeAll(deltas);
+      await gate.write(() => writeAll(deltas));
     },
 
     /** Deletes per-day rows dated before `day` ("YYYY-MM-DD"); answers how many went. */
-    pruneBefore(day: string): { loads: number; calls: number } {
-      return db.transaction(() => ({
-        loads: pruneLoads.run({ day }).changes,
-        calls: pruneCalls.run({ day }).changes,
-      }));
-    },
+    pruneBefore: (day: string): Promise<{ loads: number; calls: number }> =>
+      gate.write(() =>
+        db.transaction(() => ({
+          loads: pruneLoads.run({ day }).changes,
+          calls: pruneCalls.run({ day }).changes,
+        })),
+      ),
   };
 }
 

@@ -43,6 +43,23 @@ function tally(counts: Tally, a: string, b: string, c: string): void {
   last.set(c, (last.get(c) ?? 0) + 1);
 }
 
+/** Adds every count of `from` into `into` (a failed flush gives its counts back). */
+function addInto(into: Tally, from: Tally): void {
+  for (const [a, b, c, n] of entriesOf(from)) {
+    let level = into.get(a);
+    if (!level) {
+      level = new Map();
+      into.set(a, level);
+    }
+    let last = level.get(b);
+    if (!last) {
+      last = new Map();
+      level.set(b, last);
+    }
+    last.set(c, (last.get(c) ?? 0) + n);
+  }
+}
+
 function* entriesOf(counts: Tally): Generator<[string, string, string, number]> {
   for (const [a, level] of counts) for (const [b, last] of level) for (const [c, n] of last) yield [a, b, c, n];
 }
@@ -86,19 +103,74 @@ function periodsBetween(from: string, to: string): string[] {
  * an account at its limit is on disk before that load is answered and a crash cannot
  * serve it again.
  */
-export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>, onLimitReached: () => void = () => {}) {
+export function createUsageCounter(
+  store: Pick<UsageStore, 'loads' | 'addAll'>,
+  onLimitReached: () => void | Promise<void> = () => {},
+) {
   const entries = new Map<string, Entry>();
   /** Unflushed webhook calls by account, then day, calculator and outcome. */
-  const calls = new Map<string, Tally>();
+  let calls = new Map<string, Tally>();
+  // One read of a stored total per key, however many loads ask for it at once.
+  const reading = new Map<string, Promise<Entry>>();
+  let flushing: Promise<void> | null = null;
 
-  function entry(accountId: string, period: string): Entry {
+  function entry(accountId: string, period: string): Entry | Promise<Entry> {
     const key = accountId + SEP + period;
-    let found = entries.get(key);
-    if (!found) {
-      found = { stored: store.loads(accountId, period), pending: 0, days: new Map() };
-      entries.set(key, found);
+    const found = entries.get(key);
+    if (found) return found;
+    let read = reading.get(key);
+    if (!read) {
+      read = store.loads(accountId, period).then(
+        (stored) => {
+          reading.delete(key);
+          const created: Entry = { stored, pending: 0, days: new Map() };
+          entries.set(key, created);
+          return created;
+        },
+        (error: unknown) => {
+          reading.delete(key);
+          throw error;
+        },
+      );
+      reading.set(key, read);
     }
-    return found;
+    return read;
+  }
+
+  /** Writes a snapshot; what is counted while the write runs stays pending for the next. */
+  async function writePending(): Promise<void> {
+    const deltas = pendingDeltas();
+    if (deltas.monthly.length + deltas.calls.length === 0) return;
+    const taken: { key: string; entry: Entry; loads: number; days: Tally }[] = [];
+    for (const [key, e] of entries) {
+      if (e.pending === 0) continue;
+      taken.push({ key, entry: e, loads: e.pending, days: e.days });
+      e.stored += e.pending;
+      e.pending = 0;
+      e.days = new Map();
+    }
+    const takenCalls = calls;
+    calls = new Map();
+    try {
+      await store.addAll(deltas);
+    } catch (error) {
+      // Nothing was written (one transaction): every count waits for the next flush.
+      for (const t of taken) {
+        t.entry.stored -= t.loads;
+        t.entry.pending += t.loads;
+        addInto(t.entry.days, t.days);
+        if (!entries.has(t.key)) entries.set(t.key, t.entry);
+      }
+      for (const [accountId, mine] of takenCalls) {
+        let now = calls.get(accountId);
+        if (!now) {
+          now = new Map();
+          calls.set(accountId, now);
+        }
+        addInto(now, mine);
+      }
+      throw error;
+    }
   }
 
   function pendingDeltas(): UsageDeltas {
@@ -118,21 +190,21 @@ export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>, 
   }
 
   return {
-    used(accountId: string, period: string): number {
-      const e = entry(accountId, period);
+    async used(accountId: string, period: string): Promise<number> {
+      const e = await entry(accountId, period);
       return e.stored + e.pending;
     },
 
     /**
      * Counts one load on `day` ("YYYY-MM-DD") unless the month's limit is reached; check
-     * and count are one synchronous step.
+     * and count are one synchronous step once the month's stored total is known.
      */
-    tryCount(accountId: string, day: string, limit: number, calcId: string, domain: string): boolean {
-      const e = entry(accountId, day.slice(0, 7));
+    async tryCount(accountId: string, day: string, limit: number, calcId: string, domain: string): Promise<boolean> {
+      const e = await entry(accountId, day.slice(0, 7));
       if (e.stored + e.pending >= limit) return false;
       e.pending += 1;
       tally(e.days, day, calcId, domain);
-      if (e.stored + e.pending === limit) onLimitReached();
+      if (e.stored + e.pending === limit) await onLimitReached();
       return true;
     },
 
@@ -169,18 +241,19 @@ export function createUsageCounter(store: Pick<UsageStore, 'loads' | 'addAll'>, 
     /** Everything counted and not yet written, as one flush would write it. */
     deltas: pendingDeltas,
 
-    /** Writes every pending count in one transaction; on failure they stay pending. */
-    flush(): void {
-      const deltas = pendingDeltas();
-      if (deltas.monthly.length + deltas.calls.length === 0) return;
-      store.addAll(deltas);
-      // Synchronous from the snapshot to here: no load was counted in between.
-      for (const e of entries.values()) {
-        e.stored += e.pending;
-        e.pending = 0;
-        e.days.clear();
-      }
-      calls.clear();
+    /**
+     * Writes every pending count in one transaction; on failure they stay pending. A
+     * flush asked for while another runs follows it.
+     */
+    flush(): Promise<void> {
+      const next: Promise<void> = (flushing ?? Promise.resolve())
+        .catch(() => {})
+        .then(writePending)
+        .finally(() => {
+          if (flushing === next) flushing = null;
+        });
+      flushing = next;
+      return next;
     },
 
     /** Forgets flushed totals of months other than `current`: they are never asked for again. */

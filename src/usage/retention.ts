@@ -16,12 +16,12 @@ export function createRetention(deps: { store: Pick<UsageStore, 'pruneBefore'>; 
   let lastRun = Number.NEGATIVE_INFINITY;
   return {
     /** Prunes when an hour has passed since the last prune; answers what went, or null. */
-    run(): { before: string; loads: number; calls: number } | null {
+    async run(): Promise<{ before: string; loads: number; calls: number } | null> {
       const now = deps.now().getTime();
       if (now - lastRun < EVERY_MS) return null;
       lastRun = now;
       const before = dayOf(new Date(now - RETENTION_DAYS * DAY_MS));
-      const pruned = { before, ...deps.store.pruneBefore(before) };
+      const pruned = { before, ...(await deps.store.pruneBefore(before)) };
       if (pruned.loads + pruned.calls > 0) deps.logger.info('pruned per-day usage rows past retention', pruned);
       return pruned;
     },

@@ -127,7 +127,7 @@ describe('sign-up limit per client address', () => {
     expect(refused.status).toBe(429);
     expect(refused.json.error.code).toBe('rate_limited');
     expect(refused.headers.get('retry-after')).toBe(String(50 * 60));
-    expect(server.app.accounts.findByEmail('u3@shop.example')).toBeUndefined();
+    expect(await server.app.accounts.findByEmail('u3@shop.example')).toBeUndefined();
     expect((await signup(4, '203.0.113.6')).status).toBe(201);
     clock.now = START + 60 * 60_000;
     expect((await signup(3, '203.0.113.5')).status).toBe(201);
@@ -208,7 +208,7 @@ describe('emails with control or invisible format characters', () => {
     const signup = await server.post('/v1/auth/signup', { email, password: 'long enough pw' });
     expect(signup.status).toBe(400);
     expect(signup.json.error.code).toBe('invalid_request');
-    expect(server.app.accounts.count()).toBe(0);
+    expect(await server.app.accounts.count()).toBe(0);
     const login = await server.post('/v1/auth/login', { email, password: 'long enough pw' });
     expect(login.status).toBe(400);
     expect(login.json.error.code).toBe('invalid_request');

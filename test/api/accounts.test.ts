@@ -60,13 +60,13 @@ describe('POST /v1/auth/signup', () => {
     });
     expect(res.status).toBe(403);
     expect(res.json.error.code).toBe('signup_disabled');
-    expect(app.accounts.count()).toBe(0);
+    expect(await app.accounts.count()).toBe(0);
   });
 
   test('passwords are stored as argon2id hashes', async () => {
     using app = testApp();
     const { email, password } = await app.signup();
-    const row = app.accounts.findByEmail(email);
+    const row = await app.accounts.findByEmail(email);
     expect(row?.passwordHash.startsWith('$argon2id$')).toBe(true);
     expect(row?.passwordHash).not.toContain(password);
   });
@@ -237,7 +237,7 @@ describe('GET /v1/account and key rotation', () => {
     using app = testApp();
     const { token, id } = await app.signup();
     expect((await app.request('GET', '/v1/account', { token })).json.account.plan).toBe('free');
-    app.accounts.setPlan(id, 'extra');
+    await app.accounts.setPlan(id, 'extra');
     const after = await app.request('GET', '/v1/account', { token });
     expect(after.json.account.plan).toBe('extra');
     expect(after.json.usage.limit).toBe(1_000_000);

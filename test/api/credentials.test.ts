@@ -155,7 +155,7 @@ describe('DELETE /v1/account', () => {
   /** An Extra account using every feature, so that every table holds rows of it. */
   async function busyAccount(app: TestApp) {
     const owner = await app.signup();
-    app.accounts.setPlan(owner.id, 'extra');
+    await app.accounts.setPlan(owner.id, 'extra');
     await app.request('POST', '/v1/domains', { token: owner.token, body: { domain: ORIGIN } });
     await app.request('POST', '/v1/widget/register-domain', {
       body: { apiKey: owner.apiKey, domain: 'https://blog.shop.example' },
@@ -169,7 +169,7 @@ describe('DELETE /v1/account', () => {
       body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi' },
     });
     expect(loaded.json.values).toEqual({ weightKg: 80 });
-    app.flush();
+    await app.flush();
     return owner;
   }
 
@@ -195,7 +195,7 @@ describe('DELETE /v1/account', () => {
     expect(widget.json.error.code).toBe('invalid_api_key');
     expect((await login(app, owner.email, owner.password)).status).toBe(401);
     // Loads counted in memory before the deletion are not written back by a later flush.
-    app.flush();
+    await app.flush();
     expect(Object.values(rowsOf(app, owner.id)).every((n) => n === 0)).toBe(true);
     // The email is free again.
     expect(

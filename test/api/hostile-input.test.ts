@@ -109,7 +109,7 @@ describe('sizes, routes and request ids', () => {
     });
     expect(res.status).toBe(413);
     expect(res.json.error.code).toBe('payload_too_large');
-    expect(app.accounts.count()).toBe(0);
+    expect(await app.accounts.count()).toBe(0);
   });
 
   test('a chunked body over 64 KiB (no Content-Length) is also 413', async () => {

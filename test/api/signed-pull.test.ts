@@ -31,7 +31,7 @@ function manualClock(start = Date.parse('2026-11-25T08:00:00.000Z')) {
 
 async function extraShop(app: TestApp, url: string) {
   const owner = await app.signup();
-  app.accounts.setPlan(owner.id, 'extra');
+  await app.accounts.setPlan(owner.id, 'extra');
   await app.request('POST', '/v1/domains', { token: owner.token, body: { domain: ORIGIN } });
   const saved = await app.request('PUT', '/v1/widget-config/bmi', {
     token: owner.token,
@@ -246,7 +246,7 @@ describe('visitor context', () => {
       expect(verifiedBy(headers, url, [s])).toEqual([s]);
     }
     expect(seen).toEqual(wanted);
-    app.flush();
+    await app.flush();
     const logged = app.logs.join('\n');
     for (const sub of ['cust_42', 'Jane Doe', 'admin']) expect(logged).not.toContain(sub);
   });

@@ -58,13 +58,13 @@ describe('GET/POST /v1/account/signing-secret', () => {
     expect(rotated.json.signingSecret).not.toBe(before.signingSecret);
     expect(rotated.json.createdAt).toBe(clock.now().toISOString());
     expect(rotated.json.previousValidUntil).toBe(new Date(clock.now().getTime() + DAY_MS).toISOString());
-    expect(app.signingSecrets.active(owner.id)).toEqual([rotated.json.signingSecret, before.signingSecret]);
+    expect(await app.signingSecrets.active(owner.id)).toEqual([rotated.json.signingSecret, before.signingSecret]);
     expect((await app.request('GET', '/v1/account/signing-secret', { token: owner.token })).json).toEqual(rotated.json);
 
     clock.advance(DAY_MS - 1);
-    expect(app.signingSecrets.active(owner.id)).toHaveLength(2);
+    expect(await app.signingSecrets.active(owner.id)).toHaveLength(2);
     clock.advance(1);
-    expect(app.signingSecrets.active(owner.id)).toEqual([rotated.json.signingSecret]);
+    expect(await app.signingSecrets.active(owner.id)).toEqual([rotated.json.signingSecret]);
     const after = await app.request('GET', '/v1/account/signing-secret', { token: owner.token });
     expect(after.json).toEqual({ ...rotated.json, previousValidUntil: null });
   });
@@ -76,7 +76,7 @@ describe('GET/POST /v1/account/signing-secret', () => {
     const first = (await app.request('POST', '/v1/account/signing-secret', { token: owner.token })).json;
     clock.advance(1000);
     const second = (await app.request('POST', '/v1/account/signing-secret', { token: owner.token })).json;
-    expect(app.signingSecrets.active(owner.id)).toEqual([second.signingSecret, first.signingSecret]);
+    expect(await app.signingSecrets.active(owner.id)).toEqual([second.signingSecret, first.signingSecret]);
     expect(second.previousValidUntil).toBe(new Date(clock.now().getTime() + DAY_MS).toISOString());
   });
 
@@ -115,8 +115,8 @@ describe('GET/POST /v1/account/signing-secret', () => {
     // A sealed secret copied into another account's row does not open there.
     const other = await app.signup();
     app.database.sqlite.run('UPDATE signing_secrets SET secret = ? WHERE account_id = ?', [row.secret, other.id]);
-    expect(app.signingSecrets.active(other.id)).not.toContain(signingSecret);
-    app.flush();
+    expect(await app.signingSecrets.active(other.id)).not.toContain(signingSecret);
+    await app.flush();
     expect(app.logs.join('\n')).not.toContain(signingSecret);
   });
 
@@ -135,9 +135,9 @@ describe('GET/POST /v1/account/signing-secret', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.json.signingSecret).toMatch(SECRET_FORMAT);
     expect(replaced.json.previousValidUntil).toBeNull();
-    expect(app.signingSecrets.active(owner.id)).toEqual([replaced.json.signingSecret]);
+    expect(await app.signingSecrets.active(owner.id)).toEqual([replaced.json.signingSecret]);
     // And the other account's own secret is untouched.
-    expect(app.signingSecrets.active(other.id)).toHaveLength(1);
+    expect(await app.signingSecrets.active(other.id)).toHaveLength(1);
   });
 
   test('deleting an account (DELETE /v1/account) deletes its signing secret', async () => {
@@ -154,7 +154,7 @@ describe('GET/POST /v1/account/signing-secret', () => {
   });
 });
 
-test('accounts made before signing secrets existed get one when the server starts', () => {
+test('accounts made before signing secrets existed get one when the server starts', async () => {
   using dir = tempDir();
   const config = loadServerConfig({ data: join(dir.path, 'data') }, {});
   const database = openDatabase(config.dataDir);
@@ -171,10 +171,11 @@ test('accounts made before signing secrets existed get one when the server start
       headerKey: new Uint8Array(32).fill(3),
       logger: createLogger(() => {}),
     });
+    await app.ready;
     const rows = database.sqlite.query('SELECT account_id FROM signing_secrets ORDER BY account_id').all();
     expect(rows).toEqual([{ account_id: 'acct_old1' }, { account_id: 'acct_old2' }]);
-    const [a] = app.signingSecrets.active('acct_old1');
-    const [b] = app.signingSecrets.active('acct_old2');
+    const [a] = await app.signingSecrets.active('acct_old1');
+    const [b] = await app.signingSecrets.active('acct_old2');
     expect(a).toMatch(SECRET_FORMAT);
     expect(b).toMatch(SECRET_FORMAT);
     expect(a).not.toBe(b);

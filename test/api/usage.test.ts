@@ -90,13 +90,13 @@ describe('GET /v1/usage', () => {
     const { token, apiKey } = await owner(app);
     expect(await load(app, apiKey, 'tip', SHOP)).toBe(200);
     expect(await load(app, apiKey, 'bmi', SHOP)).toBe(200);
-    app.flush();
+    await app.flush();
     clock.now = new Date('2026-03-09T23:59:59.999Z');
     expect(await load(app, apiKey, 'bmi', SHOP)).toBe(200);
     clock.now = new Date('2026-03-10T00:00:00.000Z');
     expect(await load(app, apiKey, 'bmi', BLOG)).toBe(200);
     expect(await load(app, apiKey, 'bmi', SHOP)).toBe(200);
-    app.flush();
+    await app.flush();
     // Unflushed rows go in between stored ones, and onto stored ones.
     expect(await load(app, apiKey, 'bmi', SHOP)).toBe(200);
     expect(await load(app, apiKey, 'bmi', BLOG)).toBe(200);
@@ -122,7 +122,7 @@ describe('GET /v1/usage', () => {
     };
     const before = await usage(app, token, '?from=2026-03-09&to=2026-03-10');
     expect(before.json).toEqual(expected);
-    app.flush();
+    await app.flush();
     expect((await usage(app, token, '?from=2026-03-09&to=2026-03-10')).json).toEqual(expected);
     // A range holds only its own days.
     const oneDay = await usage(app, token, '?from=2026-03-10&to=2026-03-10');
@@ -148,7 +148,7 @@ describe('GET /v1/usage', () => {
     const mine = await usage(app, alice.token);
     expect(mine.json.rows).toEqual([{ date: '2026-03-10', calcId: 'bmi', domain: SHOP, loads: 2 }]);
     expect(mine.json.period).toEqual({ period: '2026-03', used: 2, limit: 2 });
-    app.flush();
+    await app.flush();
     const theirs = await usage(app, bob.token);
     expect(theirs.json.rows).toEqual([{ date: '2026-03-10', calcId: 'tip', domain: BLOG, loads: 1 }]);
     expect(theirs.json.total).toBe(1);
@@ -158,14 +158,14 @@ describe('GET /v1/usage', () => {
     const { app, clock } = clockedApp('2026-03-10T12:00:00Z');
     using _ = app;
     const { token, id } = await owner(app);
-    for (const day of ['2025-02-01', '2025-02-02', '2025-02-03']) app.usage.tryCount(id, day, 1000, 'bmi', SHOP);
-    app.flush();
+    for (const day of ['2025-02-01', '2025-02-02', '2025-02-03']) await app.usage.tryCount(id, day, 1000, 'bmi', SHOP);
+    await app.flush();
     const old = () => usage(app, token, '?from=2025-02-01&to=2025-02-28');
     expect((await old()).json.total).toBe(3);
     // 2026-03-10 minus 400 days is 2025-02-03: older days go.
     clock.now = new Date('2026-03-10T12:00:00Z');
     expect((await old()).json.total).toBe(3);
-    expect(app.retention.run()).toMatchObject({ before: '2025-02-03', loads: 2 });
+    expect(await app.retention.run()).toMatchObject({ before: '2025-02-03', loads: 2 });
     expect((await old()).json.rows).toEqual([{ date: '2025-02-03', calcId: 'bmi', domain: SHOP, loads: 1 }]);
   });
 
@@ -175,7 +175,7 @@ describe('GET /v1/usage', () => {
     const leaving = await owner(app);
     const staying = await owner(app);
     expect(await load(app, leaving.apiKey)).toBe(200);
-    app.flush();
+    await app.flush();
     expect(await load(app, leaving.apiKey, 'tip')).toBe(200);
     expect(await load(app, staying.apiKey)).toBe(200);
     const deleted = await app.request('DELETE', '/v1/account', {
@@ -183,7 +183,7 @@ describe('GET /v1/usage', () => {
       body: { password: leaving.password },
     });
     expect(deleted.status).toBe(200);
-    app.flush();
+    await app.flush();
     const count = (table: string, id: string) =>
       (app.database.sqlite.query(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).get(id) as { n: number }).n;
     expect(count('usage_daily', leaving.id)).toBe(0);
@@ -207,8 +207,9 @@ describe('GET /v1/usage', () => {
 
 describe("GET /v1/account: the share of the month's quota used and the day it runs out", () => {
   /** Counts `perDay` loads on each of `days` ("YYYY-MM-DD"), as loads on those days would. */
-  function seed(app: TestApp, accountId: string, days: string[], perDay: number) {
-    for (const day of days) for (let i = 0; i < perDay; i++) app.usage.tryCount(accountId, day, 1_000_000, 'bmi', SHOP);
+  async function seed(app: TestApp, accountId: string, days: string[], perDay: number) {
+    for (const day of days)
+      for (let i = 0; i < perDay; i++) await app.usage.tryCount(accountId, day, 1_000_000, 'bmi', SHOP);
   }
   const week = ['2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09'];
   const quota = async (app: TestApp, token: string) => (await app.request('GET', '/v1/account', { token })).json.usage;
@@ -224,8 +225,8 @@ describe("GET /v1/account: the share of the month's quota used and the day it ru
     const { id, apiKey } = account;
     clock.now = new Date('2026-03-10T12:00:00Z');
     const token = await signIn(app, account);
-    seed(app, id, week, 100);
-    app.flush();
+    await seed(app, id, week, 100);
+    await app.flush();
     // 700 used, 100 a day: 300 left is 3 more days.
     expect(await quota(app, token)).toEqual({
       period: '2026-03',
@@ -237,9 +238,9 @@ describe("GET /v1/account: the share of the month's quota used and the day it ru
     // Today's loads use the quota but are not part of the rate (the day is not over).
     for (let i = 0; i < 99; i++) expect(await load(app, apiKey)).toBe(200);
     expect(await quota(app, token)).toMatchObject({ used: 799, percent: 79.9, runsOutOn: '2026-03-12' });
-    seed(app, id, ['2026-03-09'], 1);
+    await seed(app, id, ['2026-03-09'], 1);
     expect(await quota(app, token)).toMatchObject({ used: 800, percent: 80, runsOutOn: '2026-03-11' });
-    seed(app, id, ['2026-03-10'], 199);
+    await seed(app, id, ['2026-03-10'], 199);
     expect(await quota(app, token)).toMatchObject({ used: 999, percent: 99.9, runsOutOn: '2026-03-10' });
     expect(await load(app, apiKey)).toBe(200);
     expect(await quota(app, token)).toMatchObject({ used: 1000, percent: 100, runsOutOn: null });
@@ -251,18 +252,18 @@ describe("GET /v1/account: the share of the month's quota used and the day it ru
     using _ = app;
     const slow = await owner(app);
     clock.now = new Date('2026-03-10T12:00:00Z');
-    seed(app, slow.id, week, 10);
+    await seed(app, slow.id, week, 10);
     expect(await quota(app, await signIn(app, slow))).toMatchObject({ used: 70, percent: 7, runsOutOn: null });
 
     // An account two days old is measured over its two full days: 400 a day.
     clock.now = new Date('2026-03-08T10:00:00Z');
     const young = await owner(app);
     clock.now = new Date('2026-03-10T12:00:00Z');
-    seed(app, young.id, ['2026-03-08', '2026-03-09'], 400);
+    await seed(app, young.id, ['2026-03-08', '2026-03-09'], 400);
     expect(await quota(app, young.token)).toMatchObject({ used: 800, percent: 80, runsOutOn: '2026-03-10' });
 
     const fresh = await owner(app);
-    seed(app, fresh.id, ['2026-03-10'], 900);
+    await seed(app, fresh.id, ['2026-03-10'], 900);
     expect(await quota(app, fresh.token)).toMatchObject({ used: 900, percent: 90, runsOutOn: null });
   });
 });
@@ -283,7 +284,7 @@ describe('webhook calls in GET /v1/usage', () => {
     const { app } = clockedApp('2026-03-10T12:00:00Z', { env: { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' } });
     using _ = app;
     const extra = await owner(app);
-    app.accounts.setPlan(extra.id, 'extra');
+    await app.accounts.setPlan(extra.id, 'extra');
     for (const [calcId, url] of [
       ['bmi', target.url('/ok')],
       ['tip', broken.url('/fail')],
@@ -308,7 +309,7 @@ describe('webhook calls in GET /v1/usage', () => {
       { date: '2026-03-10', calcId: 'tip', outcome: 'http_error', calls: 1 },
     ];
     expect((await usage(app, extra.token)).json.webhook).toEqual(expected);
-    app.flush();
+    await app.flush();
     const after = await usage(app, extra.token);
     expect(after.json.webhook).toEqual(expected);
     expect(after.json.total).toBe(4);

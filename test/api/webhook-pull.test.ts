@@ -8,7 +8,7 @@ const SECRET = 'Bearer pull-secret-4f1c9e';
 
 async function extraShop(app: TestApp, url: string, headers: Record<string, string> = {}) {
   const owner = await app.signup();
-  app.accounts.setPlan(owner.id, 'extra');
+  await app.accounts.setPlan(owner.id, 'extra');
   await app.request('POST', '/v1/domains', { token: owner.token, body: { domain: ORIGIN } });
   const saved = await app.request('PUT', '/v1/widget-config/bmi', {
     token: owner.token,
@@ -56,13 +56,13 @@ describe('the pull on every widget load', () => {
   test('a downgrade between save and load stops the calls at once; an upgrade resumes them', async () => {
     using app = testApp({ env: ALLOW });
     const owner = await extraShop(app, good.url('/plan'));
-    app.accounts.setPlan(owner.id, 'base');
+    await app.accounts.setPlan(owner.id, 'base');
     const before = good.hits;
     const res = await load(app, owner.apiKey);
     expect(res.status).toBe(200);
     expect(res.json.values).toEqual({});
     expect(good.hits).toBe(before);
-    app.accounts.setPlan(owner.id, 'extra');
+    await app.accounts.setPlan(owner.id, 'extra');
     expect((await load(app, owner.apiKey)).json.values).toEqual({ weight: 154, heightCm: 175 });
     expect(good.hits).toBe(before + 1);
   });

@@ -18,7 +18,7 @@ afterAll(async () => {
 
 async function extraOwner(app: TestApp) {
   const owner = await app.signup();
-  app.accounts.setPlan(owner.id, 'extra');
+  await app.accounts.setPlan(owner.id, 'extra');
   return owner;
 }
 

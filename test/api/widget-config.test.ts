@@ -18,7 +18,7 @@ afterAll(async () => {
 
 async function extraOwner(app: TestApp) {
   const owner = await app.signup();
-  app.accounts.setPlan(owner.id, 'extra');
+  await app.accounts.setPlan(owner.id, 'extra');
   return owner;
 }
 
@@ -60,7 +60,7 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
     async (plan) => {
       using app = testApp({ env: ALLOW });
       const owner = await app.signup();
-      app.accounts.setPlan(owner.id, plan);
+      await app.accounts.setPlan(owner.id, plan);
       const res = await put(app, owner.token, 'bmi', { webhook: { url: target.url() } });
       expect(res.status).toBe(403);
       expect(res.json.error.code).toBe('plan_required');
@@ -74,7 +74,7 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
     using app = testApp({ env: ALLOW });
     const { token, id } = await extraOwner(app);
     await put(app, token, 'bmi', { webhook: { url: target.url() } });
-    app.accounts.setPlan(id, 'free');
+    await app.accounts.setPlan(id, 'free');
     const removed = await put(app, token, 'bmi', {});
     expect(removed.status).toBe(200);
     expect(removed.json.config).toEqual({});
@@ -267,7 +267,7 @@ describe('POST /v1/widget-config/:calcId/test-webhook', () => {
       'no_webhook',
     );
     await put(app, owner.token, 'bmi', { webhook: { url: target.url('/plan') } });
-    app.accounts.setPlan(owner.id, 'base');
+    await app.accounts.setPlan(owner.id, 'base');
     const hits = target.hits;
     const res = await app.request('POST', '/v1/widget-config/bmi/test-webhook', { token: owner.token });
     expect(res.status).toBe(200);
@@ -308,7 +308,7 @@ describe('POST /v1/widget-config/:calcId/test-webhook', () => {
     const { token } = await extraOwner(app);
     await put(app, token, 'bmi', { webhook: { url: target.url() } });
     await app.request('POST', '/v1/widget-config/bmi/test-webhook', { token });
-    app.flush();
+    await app.flush();
     const row = app.database.sqlite.query('SELECT webhook_status FROM widget_configs').get() as {
       webhook_status: string;
     };

@@ -28,7 +28,7 @@ test('answers exactly what a load answers for the account, without counting it o
 test('on Extra it makes the guarded pull, returns its values and records the outcome', async () => {
   using app = testApp({ env: ALLOW });
   const owner = await app.signup();
-  app.accounts.setPlan(owner.id, 'extra');
+  await app.accounts.setPlan(owner.id, 'extra');
   const saved = await app.request('PUT', '/v1/widget-config/bmi', {
     token: owner.token,
     body: { config: { webhook: { url: target.url('/prefill') } } },
@@ -39,7 +39,7 @@ test('on Extra it makes the guarded pull, returns its values and records the out
   expect(preview.status).toBe(200);
   expect(preview.json.values).toEqual({ weightKg: 82 });
   expect(target.hits).toBe(hits + 1);
-  app.flush();
+  await app.flush();
   const config = await app.request('GET', '/v1/widget-config/bmi', { token: owner.token });
   expect(config.json.webhookStatus.outcome).toBe('ok');
   const { usage } = (await app.request('GET', '/v1/account', { token: owner.token })).json;

@@ -146,7 +146,7 @@ describe('load and verify answers', () => {
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(25);
     expect(results.filter((r) => r.status === 429)).toHaveLength(35);
-    app.usage.flush();
+    await app.usage.flush();
     expect((await app.request('GET', '/v1/account', { token })).json.usage.used).toBe(25);
   });
 
@@ -159,7 +159,7 @@ describe('load and verify answers', () => {
     expect((await load()).status).toBe(429);
     now = new Date('2026-02-01T00:00:00Z');
     expect((await load()).status).toBe(200);
-    app.usage.flush();
+    await app.usage.flush();
     const rows = app.database.sqlite.query('SELECT period, loads FROM usage ORDER BY period').all();
     expect(rows).toEqual([
       { period: '2026-01', loads: 1 },
@@ -172,7 +172,7 @@ describe('load and verify answers', () => {
     const { apiKey, token } = await owner(app);
     for (let i = 0; i < 4; i++)
       await app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' } });
-    app.usage.flush();
+    await app.usage.flush();
     const stored = app.database.sqlite.query('SELECT loads FROM usage').get() as { loads: number };
     expect(stored.loads).toBe(4);
     expect((await app.request('GET', '/v1/account', { token })).json.usage.used).toBe(4);
@@ -184,7 +184,7 @@ describe('load and verify answers', () => {
     const load = () => app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' } });
     expect((await load()).status).toBe(200);
     expect((await load()).status).toBe(429);
-    app.accounts.setPlan(id, 'base');
+    await app.accounts.setPlan(id, 'base');
     expect((await load()).status).toBe(200);
   });
 });

@@ -307,7 +307,7 @@ test(
   'webhook on Extra: write-only header values, test outcome, last outcome, live preview, remove',
   async () => {
     const owner = await server.app.signup(newEmail(), PASSWORD);
-    server.app.accounts.setPlan(owner.id, 'extra');
+    await server.app.accounts.setPlan(owner.id, 'extra');
     const { context, page } = await open('/dashboard/calculators/bmi');
     await signIn(page, owner.email);
     await page.getByLabel('Webhook URL').fill(target.url('/prefill'));

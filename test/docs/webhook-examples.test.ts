@@ -86,7 +86,7 @@ async function checkLanguage(language: Language) {
   writeFileSync(verifyFile, `${example(`${language}-verify`)}\n`);
 
   const owner = await app.signup();
-  app.accounts.setPlan(owner.id, 'extra');
+  await app.accounts.setPlan(owner.id, 'extra');
   await app.request('POST', '/v1/domains', { token: owner.token, body: { domain: ORIGIN } });
   const port = await closedPort(HOST);
   const url = `http://${HOST}:${port}/prefill?shop=42&lang=${language}`;
@@ -138,7 +138,7 @@ async function checkLanguage(language: Language) {
     });
     expect(stale.status).toBe(401);
     const stranger = await app.signup();
-    app.accounts.setPlan(stranger.id, 'extra');
+    await app.accounts.setPlan(stranger.id, 'extra');
     await app.request('PUT', '/v1/widget-config/bmi', {
       token: stranger.token,
       body: { config: { webhook: { url } } },

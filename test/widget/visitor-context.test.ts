@@ -30,7 +30,7 @@ beforeAll(async () => {
   apiUrl = `http://localhost:${app.app.server?.port}`;
   site = startHostSite();
   const account = await app.signup();
-  app.accounts.setPlan(account.id, 'extra');
+  await app.accounts.setPlan(account.id, 'extra');
   await app.request('POST', '/v1/domains', { token: account.token, body: { domain: site.origin } });
   await app.request('PUT', '/v1/widget-config/bmi', {
     token: account.token,

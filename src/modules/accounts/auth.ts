@@ -18,7 +18,7 @@ export function ownerAuth(deps: { tokens: TokenService; accounts: AccountsStore 
     const match = header ? /^Bearer +([A-Za-z0-9_\-.]{1,4096})$/i.exec(header) : null;
     if (!match?.[1]) throw new AppError('unauthorized', 'Sign in and send the token as Authorization: Bearer <token>.');
     const verified = await deps.tokens.verify(match[1]);
-    const account = verified ? deps.accounts.findById(verified.accountId) : undefined;
+    const account = verified ? await deps.accounts.findById(verified.accountId) : undefined;
     // Signed out everywhere (logout, a new password, an operator's reset) after this token was issued.
     if (!account || (verified?.issuedAt ?? 0) < account.tokensValidAfter)
       throw new AppError('unauthorized', 'The session token is invalid or has expired. Sign in again.');

@@ -83,9 +83,9 @@ export function accountsModule(deps: AccountsModuleDeps) {
     .use(ownerAuth(deps))
     .get(
       '/v1/account',
-      ({ account }) => ({
+      async ({ account }) => ({
         account: toAccountJson(account),
-        usage: quotaStatus({ ...deps, quotas: deps.config.quotas }, account),
+        usage: await quotaStatus({ ...deps, quotas: deps.config.quotas }, account),
         publicUrl: deps.publicUrl(),
       }),
       {
@@ -93,10 +93,16 @@ export function accountsModule(deps: AccountsModuleDeps) {
         detail: { summary: 'The signed-in account, its plan and usage', security: [{ bearer: [] }] },
       },
     )
-    .post('/v1/account/rotate-api-key', ({ account }) => ({ account: toAccountJson(rotateApiKey(deps, account.id)) }), {
-      response: { 200: AccountEnvelope, 401: ErrorResponse },
-      detail: { summary: 'Replace the API key; the old key stops working at once', security: [{ bearer: [] }] },
-    })
+    .post(
+      '/v1/account/rotate-api-key',
+      async ({ account }) => ({
+        account: toAccountJson(await rotateApiKey(deps, account.id)),
+      }),
+      {
+        response: { 200: AccountEnvelope, 401: ErrorResponse },
+        detail: { summary: 'Replace the API key; the old key stops working at once', security: [{ bearer: [] }] },
+      },
+    )
     .post(
       '/v1/account/password',
       async ({ account, body, request }) =>
@@ -112,8 +118,8 @@ export function accountsModule(deps: AccountsModuleDeps) {
     )
     .post(
       '/v1/auth/logout',
-      ({ account }) => {
-        signOutEverywhere(deps, account.id);
+      async ({ account }) => {
+        await signOutEverywhere(deps, account.id);
         return { ok: true as const };
       },
       {

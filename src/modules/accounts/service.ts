@@ -45,7 +45,7 @@ export async function createAccount(
   const email = normaliseEmail(input.email);
   checkPassword(input.password);
   // Before the deliberately slow hash: a taken email must not cost an argon2 run.
-  if (deps.accounts.findByEmail(email)) throw emailTaken();
+  if (await deps.accounts.findByEmail(email)) throw emailTaken();
   const row: AccountRow = {
     id: newAccountId(),
     email,
@@ -56,8 +56,8 @@ export async function createAccount(
     tokensValidAfter: 0,
   };
   // The unique index still decides when two sign-ups for one email race.
-  if (!deps.accounts.insert(row)) throw emailTaken();
-  deps.signingSecrets.ensure(row.id);
+  if (!(await deps.accounts.insert(row))) throw emailTaken();
+  await deps.signingSecrets.ensure(row.id);
   return row;
 }
 
@@ -83,7 +83,7 @@ export async function authenticate(
   // the limit before the first failure is counted.
   const wait = await deps.limiter.attempt(email, clientIp);
   if (wait !== null) throw rateLimited('Too many failed sign-ins from this address.', wait);
-  const row = deps.accounts.findByEmail(email);
+  const row = await deps.accounts.findByEmail(email);
   timingHash ??= Bun.password.hash('timing-equaliser-password', { algorithm: 'argon2id' });
   const ok = await Bun.password.verify(input.password, row?.passwordHash ?? (await timingHash));
   if (!row || !ok) throw new AppError('invalid_credentials', 'Email or password is wrong.');
@@ -91,9 +91,9 @@ export async function authenticate(
   return row;
 }
 
-export function rotateApiKey(deps: AccountsDeps, accountId: string): AccountRow {
-  deps.accounts.setApiKey(accountId, newApiKey());
-  const row = deps.accounts.findById(accountId);
+export async function rotateApiKey(deps: AccountsDeps, accountId: string): Promise<AccountRow> {
+  await deps.accounts.setApiKey(accountId, newApiKey());
+  const row = await deps.accounts.findById(accountId);
   if (!row) throw new AppError('unauthorized', 'The account no longer exists. Sign in again.');
   return row;
 }
@@ -131,34 +131,34 @@ export async function changePassword(
   checkPassword(input.newPassword);
   await confirmPassword(deps, account, input.currentPassword, clientIp);
   const validAfter = revokeFrom(deps);
-  deps.accounts.setPassword(account.id, await hashPassword(input.newPassword), validAfter);
+  await deps.accounts.setPassword(account.id, await hashPassword(input.newPassword), validAfter);
   return validAfter;
 }
 
 /** Operator reset: a new password, and the account signed out everywhere. */
 export async function resetPassword(deps: AccountsDeps, email: string, password: string): Promise<AccountRow> {
   checkPassword(password);
-  const row = operatorFind(deps, email);
-  deps.accounts.setPassword(row.id, await hashPassword(password), revokeFrom(deps));
+  const row = await operatorFind(deps, email);
+  await deps.accounts.setPassword(row.id, await hashPassword(password), revokeFrom(deps));
   return row;
 }
 
 /** Operator deletion: the account and everything it owns, no password asked. */
-export function removeAccount(deps: AccountsDeps, email: string): AccountRow {
-  const row = operatorFind(deps, email);
-  deps.accounts.delete(row.id);
+export async function removeAccount(deps: AccountsDeps, email: string): Promise<AccountRow> {
+  const row = await operatorFind(deps, email);
+  await deps.accounts.delete(row.id);
   return row;
 }
 
-function operatorFind(deps: AccountsDeps, email: string): AccountRow {
-  const row = deps.accounts.findByEmail(normaliseEmail(email));
+async function operatorFind(deps: AccountsDeps, email: string): Promise<AccountRow> {
+  const row = await deps.accounts.findByEmail(normaliseEmail(email));
   if (!row) throw new AppError('not_found', `No account has the email ${email}.`);
   return row;
 }
 
 /** Signs the account out everywhere: every token issued until now stops working. */
-export function signOutEverywhere(deps: AccountsDeps, accountId: string): void {
-  deps.accounts.revokeTokens(accountId, revokeFrom(deps));
+export async function signOutEverywhere(deps: AccountsDeps, accountId: string): Promise<void> {
+  await deps.accounts.revokeTokens(accountId, revokeFrom(deps));
 }
 
 /** Deletes the account and everything it owns, after the password is confirmed. */
@@ -169,7 +169,7 @@ export async function deleteAccount(
   clientIp: string,
 ): Promise<void> {
   await confirmPassword(deps, account, password, clientIp);
-  deps.accounts.delete(account.id);
+  await deps.accounts.delete(account.id);
 }
 
 function hashPassword(password: string): Promise<string> {

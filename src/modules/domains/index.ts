@@ -12,14 +12,14 @@ const bearer = [{ bearer: [] }];
 export function domainsModule(deps: DomainsDeps & { tokens: TokenService; accounts: AccountsStore }) {
   return new Elysia({ tags: ['domains'] })
     .use(ownerAuth(deps))
-    .get('/v1/domains', ({ account }) => ({ domains: listDomains(deps, account.id) }), {
+    .get('/v1/domains', async ({ account }) => ({ domains: await listDomains(deps, account.id) }), {
       response: { 200: DomainList, 401: ErrorResponse },
       detail: { summary: 'List active domains and pending requests', security: bearer },
     })
     .post(
       '/v1/domains',
-      ({ account, body, set }) => {
-        const { domain, created } = addDomain(deps, account.id, body.domain);
+      async ({ account, body, set }) => {
+        const { domain, created } = await addDomain(deps, account.id, body.domain);
         set.status = created ? 201 : 200;
         return { domain };
       },
@@ -29,9 +29,13 @@ export function domainsModule(deps: DomainsDeps & { tokens: TokenService; accoun
         detail: { summary: 'Add an origin, or approve a pending request for it', security: bearer },
       },
     )
-    .delete('/v1/domains', ({ account, body }) => ({ domain: removeDomain(deps, account.id, body.domain) }), {
-      body: DomainBody,
-      response: { 200: DomainEnvelope, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
-      detail: { summary: 'Remove an origin or a pending request', security: bearer },
-    });
+    .delete(
+      '/v1/domains',
+      async ({ account, body }) => ({ domain: await removeDomain(deps, account.id, body.domain) }),
+      {
+        body: DomainBody,
+        response: { 200: DomainEnvelope, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+        detail: { summary: 'Remove an origin or a pending request', security: bearer },
+      },
+    );
 }

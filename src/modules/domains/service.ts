@@ -12,31 +12,35 @@ export interface DomainsDeps {
 
 const toJson = (row: DomainRow): DomainJson => ({ domain: row.origin, status: row.status, createdAt: row.createdAt });
 
-export function listDomains(deps: DomainsDeps, accountId: string): DomainJson[] {
-  return deps.domains.list(accountId).map(toJson);
+export async function listDomains(deps: DomainsDeps, accountId: string): Promise<DomainJson[]> {
+  return (await deps.domains.list(accountId)).map(toJson);
 }
 
 /** Owner adds (or approves) an origin. `created` tells 201 from 200. */
-export function addDomain(deps: DomainsDeps, accountId: string, raw: string): { domain: DomainJson; created: boolean } {
+export function addDomain(
+  deps: DomainsDeps,
+  accountId: string,
+  raw: string,
+): Promise<{ domain: DomainJson; created: boolean }> {
   const { origin } = normaliseOrigin(raw);
-  return deps.domains.transaction(() => {
-    const existing = deps.domains.find(accountId, origin);
+  return deps.domains.transaction(async (domains) => {
+    const existing = await domains.find(accountId, origin);
     if (existing?.status === 'active') return { domain: toJson(existing), created: false };
     if (existing) {
-      deps.domains.activate(accountId, origin);
+      await domains.activate(accountId, origin);
       return { domain: toJson({ ...existing, status: 'active' }), created: true };
     }
     const row: DomainRow = { accountId, origin, status: 'active', createdAt: deps.now().toISOString() };
-    deps.domains.insert(row);
+    await domains.insert(row);
     return { domain: toJson(row), created: true };
   });
 }
 
-export function removeDomain(deps: DomainsDeps, accountId: string, raw: string): DomainJson {
+export function removeDomain(deps: DomainsDeps, accountId: string, raw: string): Promise<DomainJson> {
   const { origin } = normaliseOrigin(raw);
-  return deps.domains.transaction(() => {
-    const existing = deps.domains.find(accountId, origin);
-    if (!existing || !deps.domains.remove(accountId, origin)) {
+  return deps.domains.transaction(async (domains) => {
+    const existing = await domains.find(accountId, origin);
+    if (!existing || !(await domains.remove(accountId, origin))) {
       throw new AppError('domain_not_found', `${origin} is not registered for this account.`);
     }
     return toJson(existing);
@@ -48,34 +52,34 @@ export function removeDomain(deps: DomainsDeps, accountId: string, raw: string):
  * records a pending request that the owner approves; the cap keeps a stranger with the
  * key from filling the owner's list.
  */
-export function requestDomain(deps: DomainsDeps, accountId: string, origin: string): DomainJson {
-  return deps.domains.transaction(() => {
-    const existing = deps.domains.find(accountId, origin);
+export function requestDomain(deps: DomainsDeps, accountId: string, origin: string): Promise<DomainJson> {
+  return deps.domains.transaction(async (domains) => {
+    const existing = await domains.find(accountId, origin);
     if (existing) return toJson(existing);
     // Already allowed through an active wildcard: nothing to ask for.
-    if (originStatus(deps, accountId, origin) === 'active')
+    if ((await originStatus({ domains }, accountId, origin)) === 'active')
       return { domain: origin, status: 'active', createdAt: deps.now().toISOString() };
-    if (deps.domains.countPending(accountId) >= MAX_PENDING_DOMAINS) {
+    if ((await domains.countPending(accountId)) >= MAX_PENDING_DOMAINS) {
       throw new AppError(
         'too_many_pending_domains',
         `This account already has ${MAX_PENDING_DOMAINS} pending domain requests; the owner must approve or remove some first.`,
       );
     }
     const row: DomainRow = { accountId, origin, status: 'pending', createdAt: deps.now().toISOString() };
-    deps.domains.insert(row);
+    await domains.insert(row);
     return toJson(row);
   });
 }
 
 /** How the widget routes see an origin: active (exactly or by wildcard), pending, or unknown. */
-export function originStatus(
-  deps: Pick<DomainsDeps, 'domains'>,
+export async function originStatus(
+  deps: { domains: Pick<DomainsStore, 'status'> },
   accountId: string,
   origin: string,
-): 'active' | 'pending' | 'none' {
+): Promise<'active' | 'pending' | 'none'> {
   let pending = false;
   for (const candidate of matchingOrigins(origin)) {
-    const status = deps.domains.status(accountId, candidate);
+    const status = await deps.domains.status(accountId, candidate);
     if (status === 'active') return 'active';
     if (status === 'pending') pending = true;
   }

@@ -21,9 +21,10 @@ export async function seedDemo(
   deps: AccountCreationDeps & DomainsDeps,
   origins: string[],
 ): Promise<DemoCredentials | null> {
-  if (deps.accounts.count() > 0) return null;
+  if ((await deps.accounts.count()) > 0) return null;
   const password = randomBase62(20);
   const account = await createAccount(deps, { email: DEMO_EMAIL, password, plan: 'extra' });
-  const added = [...new Set(origins)].map((origin) => addDomain(deps, account.id, origin).domain.domain);
+  const added: string[] = [];
+  for (const origin of new Set(origins)) added.push((await addDomain(deps, account.id, origin)).domain.domain);
   return { email: DEMO_EMAIL, password, apiKey: account.apiKey, origins: added };
 }

@@ -10,8 +10,8 @@ export function pagesModule(deps: { accounts: AccountsStore; config: ServerConfi
   return new Elysia()
     .get(
       '/',
-      () => {
-        const demo = deps.config.demo ? deps.accounts.findByEmail(DEMO_EMAIL) : undefined;
+      async () => {
+        const demo = deps.config.demo ? await deps.accounts.findByEmail(DEMO_EMAIL) : undefined;
         const apiUrl = deps.publicUrl();
         return new Response(demoPage({ apiUrl, apiKey: demo?.apiKey ?? null, calcIds: calculatorIds }), {
           headers: {

@@ -55,8 +55,8 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
    * longer opens (the data directory's key was replaced) counts as gone: it is replaced,
    * as the owner must take a new one to their backend either way.
    */
-  function ensure(accountId: string): SigningSecretRow {
-    const found = deps.signingSecrets.find(accountId);
+  async function ensure(accountId: string): Promise<SigningSecretRow> {
+    const found = await deps.signingSecrets.find(accountId);
     if (found && opens(found.secret, accountId)) return found;
     if (found) {
       const fresh: SigningSecretRow = {
@@ -66,16 +66,16 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
         previousSecret: null,
         previousValidUntil: null,
       };
-      deps.signingSecrets.rotate(fresh, found.secret);
+      await deps.signingSecrets.rotate(fresh, found.secret);
       return ensure(accountId);
     }
-    deps.signingSecrets.insertFirst({
+    await deps.signingSecrets.insertFirst({
       accountId,
       secret: deps.cipher.sealText(newSigningSecret(), sealedFor(accountId)),
       createdAt: deps.now().toISOString(),
     });
     // Another request may have inserted first: the stored row is the one that counts.
-    const stored = deps.signingSecrets.find(accountId);
+    const stored = await deps.signingSecrets.find(accountId);
     if (!stored) throw new Error(`signing secret of ${accountId} was not stored`);
     return stored;
   }
@@ -95,17 +95,19 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
   }
 
   return {
-    ensure: (accountId: string): void => void ensure(accountId),
+    ensure: async (accountId: string): Promise<void> => {
+      await ensure(accountId);
+    },
 
-    read: (accountId: string): SigningSecretJson => toJson(ensure(accountId)),
+    read: async (accountId: string): Promise<SigningSecretJson> => toJson(await ensure(accountId)),
 
     /**
      * A new secret; the current one becomes the previous and verifies for 24 more hours.
      * A previous secret still in its overlap is dropped at once.
      */
-    rotate(accountId: string): SigningSecretJson {
+    async rotate(accountId: string): Promise<SigningSecretJson> {
       for (;;) {
-        const current = ensure(accountId);
+        const current = await ensure(accountId);
         const now = deps.now();
         const next: SigningSecretRow = {
           accountId,
@@ -114,7 +116,7 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
           previousSecret: current.secret,
           previousValidUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
         };
-        if (deps.signingSecrets.rotate(next, current.secret)) return toJson(next);
+        if (await deps.signingSecrets.rotate(next, current.secret)) return toJson(next);
       }
     },
 
@@ -122,8 +124,8 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
      * The secrets that sign and verify now: the current one first, then the previous
      * one during its overlap. Undecryptable rows throw (the caller decides what that means).
      */
-    active(accountId: string): string[] {
-      const row = ensure(accountId);
+    async active(accountId: string): Promise<string[]> {
+      const row = await ensure(accountId);
       const current = open(row.secret, accountId);
       // A previous secret sealed under a replaced key is simply no longer accepted.
       return overlapEnd(row) && row.previousSecret && opens(row.previousSecret, accountId)
@@ -132,12 +134,12 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
     },
 
     /** Gives every account made before signing secrets existed its first one. */
-    backfill(): number {
+    async backfill(): Promise<number> {
       let made = 0;
       for (;;) {
-        const ids = deps.signingSecrets.accountsWithout(500);
+        const ids = await deps.signingSecrets.accountsWithout(500);
         if (ids.length === 0) return made;
-        for (const id of ids) ensure(id);
+        for (const id of ids) await ensure(id);
         made += ids.length;
       }
     },

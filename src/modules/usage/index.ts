@@ -14,7 +14,8 @@ export function usageModule(deps: UsageDeps & { tokens: TokenService; accounts: 
     '/v1/usage',
     // Serialised here: a year of rows is too many for a per-request schema walk, and
     // the service's answer is typed by the same schema.
-    ({ account, query }) => new Response(JSON.stringify(usageReport(deps, account, query)), { headers: JSON_TYPE }),
+    async ({ account, query }) =>
+      new Response(JSON.stringify(await usageReport(deps, account, query)), { headers: JSON_TYPE }),
     {
       query: UsageQuery,
       response: { 400: ErrorResponse, 401: ErrorResponse },

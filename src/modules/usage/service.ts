@@ -52,9 +52,9 @@ function usageRange(query: Static<typeof UsageQuery>, today: string): { from: st
 }
 
 /** This month's quota for an account, counting loads not yet written to disk. */
-function quotaPeriod(deps: UsageDeps, account: AccountRow): Static<typeof QuotaPeriod> {
+async function quotaPeriod(deps: UsageDeps, account: AccountRow): Promise<Static<typeof QuotaPeriod>> {
   const period = periodOf(deps.now());
-  return { period, used: deps.usage.used(account.id, period), limit: deps.quotas[account.plan] };
+  return { period, used: await deps.usage.used(account.id, period), limit: deps.quotas[account.plan] };
 }
 
 /**
@@ -88,10 +88,18 @@ function mergeSorted<T>(stored: T[], pending: T[], keyOf: (row: T) => string, ad
 }
 
 /** `GET /v1/usage`: the caller's own rows over a range, stored and not yet stored. */
-export function usageReport(deps: UsageDeps, account: AccountRow, query: Static<typeof UsageQuery>): Report {
+export async function usageReport(
+  deps: UsageDeps,
+  account: AccountRow,
+  query: Static<typeof UsageQuery>,
+): Promise<Report> {
   const { from, to } = usageRange(query, dayOf(deps.now()));
-  const rows = mergeSorted<LoadRow>(
+  const [storedLoads, storedCalls] = await Promise.all([
     deps.usageStore.dailyLoads(account.id, from, to),
+    deps.usageStore.dailyCalls(account.id, from, to),
+  ]);
+  const rows = mergeSorted<LoadRow>(
+    storedLoads,
     deps.usage.pendingLoads(account.id, from, to),
     (row) => `${row.date}\u0000${row.calcId}\u0000${row.domain}`,
     (into, extra) => {
@@ -100,7 +108,7 @@ export function usageReport(deps: UsageDeps, account: AccountRow, query: Static<
   );
   // Outcomes are only ever written from the pull's own list of outcomes.
   const webhook = mergeSorted<CallRow>(
-    deps.usageStore.dailyCalls(account.id, from, to) as CallRow[],
+    storedCalls as CallRow[],
     deps.usage.pendingCalls(account.id, from, to) as CallRow[],
     (row) => `${row.date}\u0000${row.calcId}\u0000${row.outcome}`,
     (into, extra) => {
@@ -109,7 +117,7 @@ export function usageReport(deps: UsageDeps, account: AccountRow, query: Static<
   );
   let total = 0;
   for (const row of rows) total += row.loads;
-  return { from, to, period: quotaPeriod(deps, account), total, rows, webhook };
+  return { from, to, period: await quotaPeriod(deps, account), total, rows, webhook };
 }
 
 /** The rate behind the forecast: loads per day over the last full days, at most this many. */
@@ -121,13 +129,17 @@ const RATE_DAYS = 7;
  * UTC days, when that day comes before the month ends (else null). An account younger
  * than 7 days is measured over the full days it has.
  */
-export function quotaStatus(deps: UsageDeps, account: AccountRow): Static<typeof QuotaStatus> {
-  const quota = quotaPeriod(deps, account);
+export async function quotaStatus(deps: UsageDeps, account: AccountRow): Promise<Static<typeof QuotaStatus>> {
+  const quota = await quotaPeriod(deps, account);
   const percent = quota.limit <= 0 ? 100 : Math.min(100, Math.floor((quota.used * 1000) / quota.limit) / 10);
-  return { ...quota, percent, runsOutOn: runsOutOn(deps, account, quota) };
+  return { ...quota, percent, runsOutOn: await runsOutOn(deps, account, quota) };
 }
 
-function runsOutOn(deps: UsageDeps, account: AccountRow, quota: Static<typeof QuotaPeriod>): string | null {
+async function runsOutOn(
+  deps: UsageDeps,
+  account: AccountRow,
+  quota: Static<typeof QuotaPeriod>,
+): Promise<string | null> {
   const remaining = quota.limit - quota.used;
   if (remaining <= 0) return null;
   const today = dayNumber(dayOf(deps.now())) ?? 0;
@@ -136,7 +148,7 @@ function runsOutOn(deps: UsageDeps, account: AccountRow, quota: Static<typeof Qu
   if (days <= 0) return null;
   const from = dayFromNumber(today - days);
   const to = dayFromNumber(today - 1);
-  let loads = deps.usageStore.loadsBetween(account.id, from, to);
+  let loads = await deps.usageStore.loadsBetween(account.id, from, to);
   for (const row of deps.usage.pendingLoads(account.id, from, to)) loads += row.loads;
   if (loads === 0) return null;
   const day = dayFromNumber(today + Math.floor(remaining / (loads / days)));

@@ -51,7 +51,7 @@ export function widgetConfigModule(
           deps,
           account,
           requireCalculator(params.calcId),
-          testVisit(deps, account.id, body?.visitor),
+          await testVisit(deps, account.id, body?.visitor),
         );
         return { outcome, httpStatus, durationMs, values, ignoredKeys };
       },
@@ -66,7 +66,7 @@ export function widgetConfigModule(
       '/v1/widget/preview',
       async ({ account, body }) => {
         const calculator = requireCalculator(body.calcId);
-        const { values } = await pullWebhook(deps, account, calculator, testVisit(deps, account.id, undefined));
+        const { values } = await pullWebhook(deps, account, calculator, await testVisit(deps, account.id, undefined));
         return { calcId: calculator.id, calculator: toPublic(calculator), values };
       },
       {

@@ -57,20 +57,19 @@ const nothing = (outcome: PullOutcome): PullResult => ({
 /**
  * Runs the guarded webhook pull for one widget load. The plan is read from the account
  * row of this very request (never cached), so a downgrade stops calls at once. Never
- * throws: a failure is an outcome and the visitor gets the defaults. Answers at once
- * (no promise) when there is nothing to call, as for every load outside the Extra plan.
+ * throws: a failure is an outcome and the visitor gets the defaults.
  */
-export function pullWebhook(
+export async function pullWebhook(
   deps: PullDeps,
   account: AccountRow,
   calculator: CalculatorDefinition,
   visit: PullVisit,
-): PullResult | Promise<PullResult> {
+): Promise<PullResult> {
   if (account.plan !== 'extra') return nothing('plan_required');
   const startedAt = performance.now();
   let config: WidgetConfigRow | undefined;
   try {
-    config = deps.configs.find(account.id, calculator.id);
+    config = await deps.configs.find(account.id, calculator.id);
   } catch (error) {
     // The visitor still gets the calculator; the operator hears about the store.
     deps.logger.error('widget config could not be read; loading with defaults', {
@@ -99,7 +98,7 @@ export function pullWebhook(
   }
   let signed: Record<string, string>;
   try {
-    signed = signPull(deps, account, calculator, config.webhookUrl, visit);
+    signed = await signPull(deps, account, calculator, config.webhookUrl, visit);
   } catch (error) {
     release();
     // Never an unsigned call: an owner who checks signatures would refuse it anyway.
@@ -114,14 +113,14 @@ export function pullWebhook(
 }
 
 /** The signed `Calc-*` headers; a context that does not verify only means no visitor. */
-function signPull(
+async function signPull(
   deps: PullDeps,
   account: AccountRow,
   calculator: CalculatorDefinition,
   url: string,
   visit: PullVisit,
-): Record<string, string> {
-  const secrets = deps.signingSecrets.active(account.id);
+): Promise<Record<string, string>> {
+  const secrets = await deps.signingSecrets.active(account.id);
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   const visitor =
     visit.visitor ??

@@ -26,9 +26,9 @@ type ConfigJson = Static<typeof ConfigAnswer>;
 type WebhookInput = NonNullable<Static<typeof ConfigBody>['config']['webhook']>;
 
 /** The config as owners see it: header names with every value redacted. */
-export function readConfig(deps: ConfigDeps, accountId: string, calcId: string): ConfigJson {
+export async function readConfig(deps: ConfigDeps, accountId: string, calcId: string): Promise<ConfigJson> {
   requireCalculator(calcId);
-  const row = deps.configs.find(accountId, calcId);
+  const row = await deps.configs.find(accountId, calcId);
   // An outcome belongs to a webhook: with none configured there is nothing to report.
   if (!row?.webhookUrl) return { calcId, config: {}, webhookStatus: null };
   const webhookStatus = deps.statusLog.get(accountId, calcId, row.webhookStatus);
@@ -52,7 +52,7 @@ export async function saveConfig(
 ): Promise<ConfigJson> {
   requireCalculator(calcId);
   if (webhook === null || webhook === undefined) {
-    deps.configs.saveWebhook({
+    await deps.configs.saveWebhook({
       accountId: account.id,
       calcId,
       webhookUrl: null,
@@ -69,12 +69,12 @@ export async function saveConfig(
         `Whoever runs this server changes plans with \`calc admin accounts set-plan --email ${account.email} --plan extra\`.`,
     );
   }
-  const headers = resolveRedacted(deps, account.id, calcId, webhook);
+  const headers = await resolveRedacted(deps, account.id, calcId, webhook);
   const checked = validateWebhookHeaders(headers);
   if (!checked.ok) throw invalidRequest(`config.webhook.headers: ${checked.reason}.`);
   await checkUrl(deps, webhook.url);
   const names = Object.keys(checked.headers);
-  deps.configs.saveWebhook({
+  await deps.configs.saveWebhook({
     accountId: account.id,
     calcId,
     webhookUrl: webhook.url,
@@ -90,16 +90,16 @@ export async function saveConfig(
  * while the URL keeps its origin (scheme, host, port): otherwise a stolen owner token
  * could send the customer's stored secrets to a host of its choice.
  */
-function resolveRedacted(
+async function resolveRedacted(
   deps: ConfigDeps,
   accountId: string,
   calcId: string,
   webhook: WebhookInput,
-): Record<string, string> {
+): Promise<Record<string, string>> {
   const headers = webhook.headers ?? {};
   const redactedNames = Object.keys(headers).filter((name) => headers[name] === REDACTED);
   if (redactedNames.length === 0) return headers;
-  const row = deps.configs.find(accountId, calcId);
+  const row = await deps.configs.find(accountId, calcId);
   const newOrigin = originOf(webhook.url);
   // An unparsable URL is refused by the URL check (422); nothing is saved either way.
   if (newOrigin !== null && row?.webhookUrl && originOf(row.webhookUrl) !== newOrigin) {
@@ -179,7 +179,11 @@ async function checkUrl(deps: ConfigDeps, raw: string): Promise<void> {
  * needed) and, as there is no page, the account's oldest active origin, or an empty
  * `Calc-Origin` when it has none.
  */
-export function testVisit(deps: { domains: DomainsStore }, accountId: string, visitor: string | undefined): PullVisit {
-  const origin = deps.domains.list(accountId).find((domain) => domain.status === 'active')?.origin ?? '';
+export async function testVisit(
+  deps: { domains: DomainsStore },
+  accountId: string,
+  visitor: string | undefined,
+): Promise<PullVisit> {
+  const origin = (await deps.domains.list(accountId)).find((domain) => domain.status === 'active')?.origin ?? '';
   return visitor === undefined ? { origin } : { origin, visitor };
 }

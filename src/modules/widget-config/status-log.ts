@@ -46,16 +46,28 @@ export function createStatusLog(store: WidgetConfigStore) {
       changedAt.set(k, performance.now());
     },
 
-    flush(): void {
+    async flush(): Promise<void> {
       if (dirty.size === 0) return;
       const rows = [...dirty].map((k) => {
         const [accountId = '', calcId = ''] = k.split('\u0000');
-        return { accountId, calcId, status: JSON.stringify(latest.get(k)) };
+        return { accountId, calcId, status: JSON.stringify(latest.get(k)), saved: latest.get(k) };
       });
-      store.saveStatuses(rows);
       dirty.clear();
-      // Flushed entries are on disk; keep memory bounded by dropping them.
-      for (const row of rows) latest.delete(key(row.accountId, row.calcId));
+      try {
+        await store.saveStatuses(rows.map(({ accountId, calcId, status }) => ({ accountId, calcId, status })));
+      } catch (error) {
+        // Not written: the ones no newer outcome replaced meanwhile wait for the next flush.
+        for (const row of rows) {
+          const k = key(row.accountId, row.calcId);
+          if (latest.get(k) === row.saved) dirty.add(k);
+        }
+        throw error;
+      }
+      // Written; keep memory bounded by dropping those no newer outcome replaced.
+      for (const row of rows) {
+        const k = key(row.accountId, row.calcId);
+        if (latest.get(k) === row.saved && !dirty.has(k)) latest.delete(k);
+      }
     },
   };
 }

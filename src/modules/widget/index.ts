@@ -59,9 +59,9 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
       body: WidgetBody,
       response: { 200: VerifyAnswer, ...widgetErrors },
       detail: { summary: 'Check that a page may show a calculator (does not count a load)' },
-      answer(body, request) {
-        const { account, calculator } = authoriseWidget(deps, body, request.headers.get('origin'));
-        useQuota(deps, account);
+      async answer(body, request) {
+        const { account, calculator } = await authoriseWidget(deps, body, request.headers.get('origin'));
+        await useQuota(deps, account);
         return `{"ok":true,"calcId":${JSON.stringify(calculator.id)}}`;
       },
     },
@@ -73,13 +73,10 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
         summary: 'Load a calculator with its pre-filled values (counts one load)',
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } },
       },
-      answer(body, request) {
-        const { account, calculator, origin } = authoriseWidget(deps, body, request.headers.get('origin'));
-        useQuota(deps, account, { calcId: calculator.id, origin });
-        const values = deps.prefill(account, calculator, { origin, context: body.context });
-        return values instanceof Promise
-          ? values.then((found) => loadAnswer(calculator, found))
-          : loadAnswer(calculator, values);
+      async answer(body, request) {
+        const { account, calculator, origin } = await authoriseWidget(deps, body, request.headers.get('origin'));
+        await useQuota(deps, account, { calcId: calculator.id, origin });
+        return loadAnswer(calculator, await deps.prefill(account, calculator, { origin, context: body.context }));
       },
     },
   ];
@@ -89,8 +86,8 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
 export function widgetModule(deps: WidgetDeps) {
   return new Elysia({ tags: ['widget'] }).post(
     '/v1/widget/register-domain',
-    ({ body, headers, set }) => {
-      const domain = registerDomain(deps, body, headers.origin ?? null);
+    async ({ body, headers, set }) => {
+      const domain = await registerDomain(deps, body, headers.origin ?? null);
       set.status = domain.status === 'active' ? 200 : 202;
       return { domain };
     },

@@ -22,8 +22,8 @@ export interface WidgetDeps {
 type WidgetRequest = Static<typeof WidgetBody>;
 
 /** The account behind a public key, or 401. */
-function accountForKey(deps: Pick<WidgetDeps, 'accounts'>, apiKey: string): AccountRow {
-  const account = apiKey.startsWith('pk_') ? deps.accounts.findByApiKey(apiKey) : undefined;
+async function accountForKey(deps: Pick<WidgetDeps, 'accounts'>, apiKey: string): Promise<AccountRow> {
+  const account = apiKey.startsWith('pk_') ? await deps.accounts.findByApiKey(apiKey) : undefined;
   if (!account)
     throw new AppError(
       'invalid_api_key',
@@ -52,15 +52,15 @@ export function checkOriginHeader(origin: string, originHeader: string | null): 
  * The checks both widget routes share, in the documented order (docs/api.md, "Order of checks"): key → Origin header →
  * registered domain → calculator. (The body's shape was checked by the route schema.)
  */
-export function authoriseWidget(
+export async function authoriseWidget(
   deps: WidgetDeps,
   request: WidgetRequest,
   originHeader: string | null,
-): { account: AccountRow; calculator: CalculatorDefinition; origin: string } {
+): Promise<{ account: AccountRow; calculator: CalculatorDefinition; origin: string }> {
   const origin = pageOrigin(request.domain);
-  const account = accountForKey(deps, request.apiKey);
+  const account = await accountForKey(deps, request.apiKey);
   checkOriginHeader(origin, originHeader);
-  const status = originStatus(deps, account.id, origin);
+  const status = await originStatus(deps, account.id, origin);
   if (status === 'pending')
     throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
   if (status === 'none') throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
@@ -71,13 +71,13 @@ export function authoriseWidget(
  * register-domain, in the same order as the other widget routes: body → key → Origin
  * header → the request itself (pending, or the existing status).
  */
-export function registerDomain(
+export async function registerDomain(
   deps: WidgetDeps,
   request: { apiKey: string; domain: string },
   originHeader: string | null,
-): DomainJson {
+): Promise<DomainJson> {
   const origin = pageOrigin(request.domain);
-  const account = accountForKey(deps, request.apiKey);
+  const account = await accountForKey(deps, request.apiKey);
   checkOriginHeader(origin, originHeader);
   return requestDomain(deps, account.id, origin);
 }
@@ -94,11 +94,15 @@ function pageOrigin(domain: string): string {
  * today's row (check and count are one step); without, for verify, it answers 429 at the
  * limit but uses nothing.
  */
-export function useQuota(deps: WidgetDeps, account: AccountRow, load?: { calcId: string; origin: string }): void {
+export async function useQuota(
+  deps: WidgetDeps,
+  account: AccountRow,
+  load?: { calcId: string; origin: string },
+): Promise<void> {
   const limit = deps.quotas[account.plan];
   const now = deps.now();
   const allowed = load
-    ? deps.usage.tryCount(account.id, dayOf(now), limit, load.calcId, load.origin)
-    : deps.usage.used(account.id, periodOf(now)) < limit;
+    ? await deps.usage.tryCount(account.id, dayOf(now), limit, load.calcId, load.origin)
+    : (await deps.usage.used(account.id, periodOf(now))) < limit;
   if (!allowed) throw new AppError('quota_exceeded', `This account has used its ${limit} widget loads for this month.`);
 }

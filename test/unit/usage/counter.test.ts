@@ -26,12 +26,12 @@ function setup() {
 const SHOP = 'https://shop.example';
 const BLOG = 'https://blog.example';
 
-test('periodOf is the UTC calendar month', () => {
+test('periodOf is the UTC calendar month', async () => {
   expect(periodOf(new Date('2026-03-31T23:30:00-02:00'))).toBe('2026-04');
   expect(periodOf(new Date('2026-12-31T23:59:59Z'))).toBe('2026-12');
 });
 
-test('dayOf is the UTC day, on both sides of midnight and before 1970', () => {
+test('dayOf is the UTC day, on both sides of midnight and before 1970', async () => {
   expect(dayOf(new Date('2026-03-31T23:59:59.999Z'))).toBe('2026-03-31');
   expect(dayOf(new Date('2026-04-01T00:00:00.000Z'))).toBe('2026-04-01');
   expect(dayOf(new Date('2026-03-31T23:59:59.999Z'))).toBe('2026-03-31');
@@ -39,47 +39,47 @@ test('dayOf is the UTC day, on both sides of midnight and before 1970', () => {
   expect(dayOf(new Date('1969-12-31T12:00:00Z'))).toBe('1969-12-31');
 });
 
-test('counts in memory, includes unflushed counts, writes on flush, refuses at the limit', () => {
+test('counts in memory, includes unflushed counts, writes on flush, refuses at the limit', async () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
-  expect(counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(true);
-  expect(counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(true);
-  expect(counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(false);
-  expect(counter.used('a1', '2026-05')).toBe(2);
-  expect(s.store.loads('a1', '2026-05')).toBe(0);
-  counter.flush();
-  expect(s.store.loads('a1', '2026-05')).toBe(2);
-  counter.flush();
-  expect(s.store.loads('a1', '2026-05')).toBe(2);
-  expect(s.store.dailyLoads('a1', '2026-05-01', '2026-05-31')).toEqual([
+  expect(await counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(true);
+  expect(await counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(true);
+  expect(await counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(false);
+  expect(await counter.used('a1', '2026-05')).toBe(2);
+  expect(await s.store.loads('a1', '2026-05')).toBe(0);
+  await counter.flush();
+  expect(await s.store.loads('a1', '2026-05')).toBe(2);
+  await counter.flush();
+  expect(await s.store.loads('a1', '2026-05')).toBe(2);
+  expect(await s.store.dailyLoads('a1', '2026-05-01', '2026-05-31')).toEqual([
     { date: '2026-05-02', calcId: 'bmi', domain: SHOP, loads: 2 },
   ]);
 });
 
-test('each load counts on its day, calculator and origin; refused loads count nowhere', () => {
+test('each load counts on its day, calculator and origin; refused loads count nowhere', async () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
-  counter.tryCount('a1', '2026-05-31', 10, 'bmi', SHOP);
-  counter.tryCount('a1', '2026-05-31', 10, 'bmi', BLOG);
-  counter.tryCount('a1', '2026-05-31', 10, 'tip', SHOP);
-  counter.tryCount('a1', '2026-06-01', 10, 'bmi', SHOP);
-  counter.tryCount('a2', '2026-05-31', 0, 'bmi', SHOP);
+  await counter.tryCount('a1', '2026-05-31', 10, 'bmi', SHOP);
+  await counter.tryCount('a1', '2026-05-31', 10, 'bmi', BLOG);
+  await counter.tryCount('a1', '2026-05-31', 10, 'tip', SHOP);
+  await counter.tryCount('a1', '2026-06-01', 10, 'bmi', SHOP);
+  await counter.tryCount('a2', '2026-05-31', 0, 'bmi', SHOP);
   expect(counter.pendingLoads('a1', '2026-05-31', '2026-05-31').length).toBe(3);
   expect(counter.pendingLoads('a2', '2026-05-01', '2026-06-30')).toEqual([]);
-  counter.flush();
+  await counter.flush();
   expect(counter.pendingLoads('a1', '2026-05-01', '2026-06-30')).toEqual([]);
-  expect(s.store.dailyLoads('a1', '2026-05-01', '2026-06-30')).toEqual([
+  expect(await s.store.dailyLoads('a1', '2026-05-01', '2026-06-30')).toEqual([
     { date: '2026-05-31', calcId: 'bmi', domain: BLOG, loads: 1 },
     { date: '2026-05-31', calcId: 'bmi', domain: SHOP, loads: 1 },
     { date: '2026-05-31', calcId: 'tip', domain: SHOP, loads: 1 },
     { date: '2026-06-01', calcId: 'bmi', domain: SHOP, loads: 1 },
   ]);
-  expect(s.store.loads('a1', '2026-05')).toBe(3);
-  expect(s.store.loads('a1', '2026-06')).toBe(1);
-  expect(s.store.dailyLoads('a2', '2026-05-01', '2026-06-30')).toEqual([]);
+  expect(await s.store.loads('a1', '2026-05')).toBe(3);
+  expect(await s.store.loads('a1', '2026-06')).toBe(1);
+  expect(await s.store.dailyLoads('a2', '2026-05-01', '2026-06-30')).toEqual([]);
 });
 
-test('webhook calls count by day, calculator and outcome, in the same flush', () => {
+test('webhook calls count by day, calculator and outcome, in the same flush', async () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
   counter.countCall('a1', '2026-05-02', 'bmi', 'ok');
@@ -92,41 +92,41 @@ test('webhook calls count by day, calculator and outcome, in the same flush', ()
     calls: 2,
   });
   expect(counter.pendingCalls('a1', '2026-05-03', '2026-05-31')).toEqual([]);
-  counter.flush();
+  await counter.flush();
   counter.countCall('a1', '2026-05-02', 'bmi', 'ok');
-  counter.flush();
-  expect(s.store.dailyCalls('a1', '2026-05-01', '2026-05-31')).toEqual([
+  await counter.flush();
+  expect(await s.store.dailyCalls('a1', '2026-05-01', '2026-05-31')).toEqual([
     { date: '2026-05-02', calcId: 'bmi', outcome: 'ok', calls: 3 },
     { date: '2026-05-02', calcId: 'bmi', outcome: 'timeout', calls: 1 },
   ]);
 });
 
-test('a flush that fails keeps every count pending, and the next one writes them once', () => {
+test('a flush that fails keeps every count pending, and the next one writes them once', async () => {
   using s = setup();
   let fail = true;
   const counter = createUsageCounter({
     loads: s.store.loads,
-    addAll(deltas) {
+    async addAll(deltas) {
       if (fail) throw new Error('disk full');
-      s.store.addAll(deltas);
+      await s.store.addAll(deltas);
     },
   });
-  counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+  await counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
   counter.countCall('a1', '2026-05-02', 'bmi', 'ok');
-  expect(() => counter.flush()).toThrow('disk full');
-  expect(counter.used('a1', '2026-05')).toBe(1);
-  counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+  await expect(counter.flush()).rejects.toThrow('disk full');
+  expect(await counter.used('a1', '2026-05')).toBe(1);
+  await counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
   fail = false;
-  counter.flush();
-  expect(s.store.loads('a1', '2026-05')).toBe(2);
-  expect(s.store.dailyLoads('a1', '2026-05-02', '2026-05-02')[0]?.loads).toBe(2);
-  expect(s.store.dailyCalls('a1', '2026-05-02', '2026-05-02')[0]?.calls).toBe(1);
+  await counter.flush();
+  expect(await s.store.loads('a1', '2026-05')).toBe(2);
+  expect((await s.store.dailyLoads('a1', '2026-05-02', '2026-05-02'))[0]?.loads).toBe(2);
+  expect((await s.store.dailyCalls('a1', '2026-05-02', '2026-05-02'))[0]?.calls).toBe(1);
 });
 
-test('a transaction: when one row cannot be written, none of the flush is', () => {
+test('a transaction: when one row cannot be written, none of the flush is', async () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
-  counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+  await counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
   const deltas = counter.deltas();
   // A row the table refuses (NULL in a NOT NULL column) after valid ones.
   deltas.calls.push({
@@ -136,92 +136,92 @@ test('a transaction: when one row cannot be written, none of the flush is', () =
     outcome: null as unknown as string,
     calls: 1,
   });
-  expect(() => s.store.addAll(deltas)).toThrow();
-  expect(s.store.loads('a1', '2026-05')).toBe(0);
-  expect(s.store.dailyLoads('a1', '2026-05-01', '2026-05-31')).toEqual([]);
+  await expect(s.store.addAll(deltas)).rejects.toThrow();
+  expect(await s.store.loads('a1', '2026-05')).toBe(0);
+  expect(await s.store.dailyLoads('a1', '2026-05-01', '2026-05-31')).toEqual([]);
 });
 
-test("a deleted account's pending counts are dropped without holding back anyone else's", () => {
+test("a deleted account's pending counts are dropped without holding back anyone else's", async () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
-  counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
-  counter.tryCount('a2', '2026-05-02', 10, 'bmi', SHOP);
+  await counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+  await counter.tryCount('a2', '2026-05-02', 10, 'bmi', SHOP);
   counter.countCall('a2', '2026-05-02', 'bmi', 'ok');
   s.database.sqlite.run("DELETE FROM accounts WHERE id = 'a2'");
-  counter.flush();
-  expect(s.store.loads('a1', '2026-05')).toBe(1);
-  expect(s.store.dailyLoads('a1', '2026-05-02', '2026-05-02')[0]?.loads).toBe(1);
+  await counter.flush();
+  expect(await s.store.loads('a1', '2026-05')).toBe(1);
+  expect((await s.store.dailyLoads('a1', '2026-05-02', '2026-05-02'))[0]?.loads).toBe(1);
   expect(s.database.sqlite.query("SELECT count(*) AS n FROM usage_daily WHERE account_id = 'a2'").get()).toEqual({
     n: 0,
   });
 });
 
-test('deleting an account deletes its per-day rows', () => {
+test('deleting an account deletes its per-day rows', async () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
-  counter.tryCount('a2', '2026-05-02', 10, 'bmi', SHOP);
+  await counter.tryCount('a2', '2026-05-02', 10, 'bmi', SHOP);
   counter.countCall('a2', '2026-05-02', 'bmi', 'ok');
-  counter.flush();
+  await counter.flush();
   s.database.sqlite.run("DELETE FROM accounts WHERE id = 'a2'");
-  expect(s.store.dailyLoads('a2', '2026-05-01', '2026-05-31')).toEqual([]);
-  expect(s.store.dailyCalls('a2', '2026-05-01', '2026-05-31')).toEqual([]);
+  expect(await s.store.dailyLoads('a2', '2026-05-01', '2026-05-31')).toEqual([]);
+  expect(await s.store.dailyCalls('a2', '2026-05-01', '2026-05-31')).toEqual([]);
 });
 
-test('a new counter starts from what is stored (restart)', () => {
+test('a new counter starts from what is stored (restart)', async () => {
   using s = setup();
   const first = createUsageCounter(s.store);
-  for (let i = 0; i < 5; i++) first.tryCount('a1', '2026-05-02', 100, 'bmi', SHOP);
-  first.flush();
+  for (let i = 0; i < 5; i++) await first.tryCount('a1', '2026-05-02', 100, 'bmi', SHOP);
+  await first.flush();
   const second = createUsageCounter(s.store);
-  expect(second.used('a1', '2026-05')).toBe(5);
-  expect(second.tryCount('a1', '2026-05-03', 5, 'bmi', SHOP)).toBe(false);
+  expect(await second.used('a1', '2026-05')).toBe(5);
+  expect(await second.tryCount('a1', '2026-05-03', 5, 'bmi', SHOP)).toBe(false);
 });
 
-test('prune forgets flushed old months but keeps unflushed counts', () => {
+test('prune forgets flushed old months but keeps unflushed counts', async () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
-  counter.tryCount('a1', '2026-04-30', 10, 'bmi', SHOP);
+  await counter.tryCount('a1', '2026-04-30', 10, 'bmi', SHOP);
   counter.prune('2026-05');
-  counter.flush();
-  expect(s.store.loads('a1', '2026-04')).toBe(1);
-  expect(s.store.dailyLoads('a1', '2026-04-30', '2026-04-30')[0]?.loads).toBe(1);
+  await counter.flush();
+  expect(await s.store.loads('a1', '2026-04')).toBe(1);
+  expect((await s.store.dailyLoads('a1', '2026-04-30', '2026-04-30'))[0]?.loads).toBe(1);
 });
 
-test('pruneBefore deletes per-day rows dated before the cut-off day only', () => {
+test('pruneBefore deletes per-day rows dated before the cut-off day only', async () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
   for (const day of ['2025-03-01', '2025-03-02', '2025-03-03']) {
-    counter.tryCount('a1', day, 10, 'bmi', SHOP);
+    await counter.tryCount('a1', day, 10, 'bmi', SHOP);
     counter.countCall('a1', day, 'bmi', 'ok');
   }
-  counter.flush();
-  expect(s.store.pruneBefore('2025-03-02')).toEqual({ loads: 1, calls: 1 });
-  expect(s.store.dailyLoads('a1', '2025-01-01', '2025-12-31').map((row) => row.date)).toEqual([
+  await counter.flush();
+  expect(await s.store.pruneBefore('2025-03-02')).toEqual({ loads: 1, calls: 1 });
+  expect((await s.store.dailyLoads('a1', '2025-01-01', '2025-12-31')).map((row) => row.date)).toEqual([
     '2025-03-02',
     '2025-03-03',
   ]);
-  expect(s.store.dailyCalls('a1', '2025-01-01', '2025-12-31').map((row) => row.date)).toEqual([
+  expect((await s.store.dailyCalls('a1', '2025-01-01', '2025-12-31')).map((row) => row.date)).toEqual([
     '2025-03-02',
     '2025-03-03',
   ]);
   // Monthly totals (the quota's history) are not per-day rows and stay.
-  expect(s.store.loads('a1', '2025-03')).toBe(3);
+  expect(await s.store.loads('a1', '2025-03')).toBe(3);
 });
 
-test('the load that reaches the limit calls onLimitReached once, before it is answered', () => {
+test('the load that reaches the limit calls onLimitReached once, before it is answered', async () => {
   using s = setup();
   let calls = 0;
-  const counter = createUsageCounter(s.store, () => {
+  const counter = createUsageCounter(s.store, async () => {
     calls += 1;
-    counter.flush();
+    await counter.flush();
   });
-  expect(counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
-  expect(counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
+  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
+  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
   expect(calls).toBe(0);
-  expect(counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
+  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
   expect(calls).toBe(1);
-  expect(s.store.loads('a1', '2026-05')).toBe(3);
-  expect(counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(false);
+  expect(await s.store.loads('a1', '2026-05')).toBe(3);
+  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(false);
   expect(calls).toBe(1);
   expect(counter.deltas()).toEqual({ monthly: [], loads: [], calls: [] });
 });

@@ -7,7 +7,7 @@ import { createUsageCounter } from '../../../src/usage/counter.ts';
 import { createRetention, RETENTION_DAYS } from '../../../src/usage/retention.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 
-test(`keeps ${RETENTION_DAYS} days of per-day rows, prunes the older ones at most once an hour`, () => {
+test(`keeps ${RETENTION_DAYS} days of per-day rows, prunes the older ones at most once an hour`, async () => {
   using dir = tempDir();
   const database = openDatabase(join(dir.path, 'data'));
   try {
@@ -18,31 +18,31 @@ test(`keeps ${RETENTION_DAYS} days of per-day rows, prunes the older ones at mos
     const counter = createUsageCounter(store);
     // 2026-11-25 minus 400 days is 2025-10-21: that day is kept, the day before goes.
     for (const day of ['2025-10-19', '2025-10-20', '2025-10-21', '2026-11-25']) {
-      counter.tryCount('a1', day, 100, 'bmi', 'https://shop.example');
+      await counter.tryCount('a1', day, 100, 'bmi', 'https://shop.example');
       counter.countCall('a1', day, 'bmi', 'ok');
     }
-    counter.flush();
+    await counter.flush();
 
     let now = new Date('2026-11-25T10:00:00Z');
     const retention = createRetention({ store, now: () => now, logger: silentLogger });
-    expect(retention.run()).toEqual({ before: '2025-10-21', loads: 2, calls: 2 });
-    const days = () => store.dailyLoads('a1', '2025-01-01', '2026-12-31').map((row) => row.date);
-    expect(days()).toEqual(['2025-10-21', '2026-11-25']);
-    expect(store.dailyCalls('a1', '2025-01-01', '2026-12-31').map((row) => row.date)).toEqual([
+    expect(await retention.run()).toEqual({ before: '2025-10-21', loads: 2, calls: 2 });
+    const days = async () => (await store.dailyLoads('a1', '2025-01-01', '2026-12-31')).map((row) => row.date);
+    expect(await days()).toEqual(['2025-10-21', '2026-11-25']);
+    expect((await store.dailyCalls('a1', '2025-01-01', '2026-12-31')).map((row) => row.date)).toEqual([
       '2025-10-21',
       '2026-11-25',
     ]);
 
     // The next day's cut-off would take 2025-10-21, but not within the hour.
     now = new Date('2026-11-26T00:59:59Z');
-    expect(retention.run()).toEqual({ before: '2025-10-22', loads: 1, calls: 1 });
-    counter.tryCount('a1', '2025-10-22', 100, 'bmi', 'https://shop.example');
-    counter.flush();
+    expect(await retention.run()).toEqual({ before: '2025-10-22', loads: 1, calls: 1 });
+    await counter.tryCount('a1', '2025-10-22', 100, 'bmi', 'https://shop.example');
+    await counter.flush();
     now = new Date('2026-11-26T01:59:58Z');
-    expect(retention.run()).toBeNull();
-    expect(days()).toEqual(['2025-10-22', '2026-11-25']);
+    expect(await retention.run()).toBeNull();
+    expect(await days()).toEqual(['2025-10-22', '2026-11-25']);
     now = new Date('2026-11-26T01:59:59Z');
-    expect(retention.run()).toEqual({ before: '2025-10-22', loads: 0, calls: 0 });
+    expect(await retention.run()).toEqual({ before: '2025-10-22', loads: 0, calls: 0 });
   } finally {
     database.close();
   }

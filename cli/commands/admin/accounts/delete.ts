@@ -24,7 +24,7 @@ export default class AccountsDelete extends BaseCommand {
     const store = openDataDir(flags.data);
     try {
       const account = toAccountJson(
-        removeAccount({ accounts: createAccountsStore(store.db), now: () => new Date() }, flags.email),
+        await removeAccount({ accounts: createAccountsStore(store.db), now: () => new Date() }, flags.email),
       );
       this.log(`Deleted ${account.email} with its domains, configs and usage.`);
       return { deleted: { id: account.id, email: account.email } };

@@ -19,9 +19,10 @@ export default class AccountsList extends BaseCommand {
     const period = periodOf(new Date());
     const store = openDataDir(flags.data);
     try {
-      const accounts = createAccountsStore(store.db)
-        .listWithUsage(period)
-        .map((row) => ({ ...toAccountJson(row), usage: { period, used: row.loads, limit: quotas[row.plan] } }));
+      const accounts = (await createAccountsStore(store.db).listWithUsage(period)).map((row) => ({
+        ...toAccountJson(row),
+        usage: { period, used: row.loads, limit: quotas[row.plan] },
+      }));
       if (accounts.length === 0) this.log('No accounts yet. Create one with `calc admin accounts create --email …`.');
       else
         this.log(

@@ -22,9 +22,9 @@ export default class AccountsSetPlan extends BaseCommand {
     const store = openDataDir(flags.data);
     try {
       const accounts = createAccountsStore(store.db);
-      const row = accounts.findByEmail(normaliseEmail(flags.email));
+      const row = await accounts.findByEmail(normaliseEmail(flags.email));
       if (!row) throw new CliFailure(`No account with email ${flags.email}.`);
-      accounts.setPlan(row.id, flags.plan as Plan);
+      await accounts.setPlan(row.id, flags.plan as Plan);
       const account = toAccountJson({ ...row, plan: flags.plan as Plan });
       this.log(`${account.email}: ${row.plan} → ${account.plan}`);
       return { account };
