@@ -4,7 +4,8 @@
  * to the clock (a minute window starts on the minute, a day window at 00:00 UTC), so a
  * count and its `Retry-After` are the same for every key and easy to reason about.
  *
- * Memory is bounded: at most `capacity` keys are kept, least recently used first out.
+ * Memory is bounded: at most `capacity` keys are kept, least recently used first out
+ * (approximately: a key used within the last capacity/2 new keys is never dropped).
  * Each key costs about 200 bytes (measured by test/unit/limits/rate-limiter.test.ts), so the default
  * capacity of 100,000 keys stays near 20 MB however many distinct clients arrive.
  * Evicting a key forgets its counts: a flood of distinct clients can only free the
@@ -46,8 +47,8 @@ export interface RateLimiter {
 const DEFAULT_RATE_CAPACITY = 100_000;
 
 /**
- * Per window: the index of the window it counts in (`floor(now / ms)`) and the count.
- * Stored flat, two numbers per window, in one small array per key.
+ * Per window: the index of the window it counts in (`floor(now / ms)`) and the count,
+ * then the entry's insertion number. Stored flat in one small array per key.
  */
 type Entry = number[];
 
@@ -60,22 +61,32 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     if (!(w.ms > 0) || !Number.isSafeInteger(w.limit)) throw new Error('each window needs ms > 0 and a whole limit');
   }
   const entries = new Map<string, Entry>();
+  // Insertion number of each entry's last (re)insertion is kept in its last slot. An entry
+  // inserted within the last capacity/2 insertions is in the newer half of the Map and
+  // cannot be evicted for at least capacity/2 more: using it needs no move. So a hit
+  // is one lookup, and only entries drifting into the older half are moved to the end.
+  const last = windows.length * 2;
+  const young = Math.max(1, Math.floor(capacity / 2));
+  let inserted = 0;
 
-  /** The key's entry with stale windows zeroed, moved to the most recently used end. */
+  /** The key's entry with stale windows zeroed, kept out of the eviction end. */
   const current = (key: string, at: number, create: boolean): Entry | undefined => {
     let entry = entries.get(key);
     if (entry === undefined) {
       if (!create) return undefined;
-      entry = new Array<number>(windows.length * 2).fill(0);
+      entry = new Array<number>(last + 1).fill(0);
       if (entries.size >= capacity) {
-        // A Map iterates in insertion order: its first key is the least recently used.
+        // A Map iterates in insertion order: its first key is the least recently moved.
         const oldest = entries.keys().next();
         if (!oldest.done) entries.delete(oldest.value);
       }
-    } else {
+      entry[last] = ++inserted;
+      entries.set(key, entry);
+    } else if (inserted - (entry[last] as number) >= young) {
       entries.delete(key);
+      entry[last] = ++inserted;
+      entries.set(key, entry);
     }
-    entries.set(key, entry);
     for (let i = 0; i < windows.length; i++) {
       const index = Math.floor(at / (windows[i] as RateWindow).ms);
       if (entry[2 * i] !== index) {
