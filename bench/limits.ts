@@ -1,0 +1,233 @@
+/**
+ * Per-client limit benchmarks (issue: abuse control).
+ *
+ *  - Throughput of POST /v1/widget/load with the per-client limiter on, against the same
+ *    executable with it off (`--rate-widget-per-minute 0 --rate-widget-per-day 0`: the
+ *    widget group then has no concern at all). "On" uses limits the bench never reaches,
+ *    so every request is counted and none refused: the cost measured is the client
+ *    address, its /64 grouping and the counting. Both servers trust 127.0.0.1 as a proxy
+ *    and the wrk script cycles through 10,000 client addresses (half IPv4, half IPv6) in
+ *    X-Forwarded-For, so the limiter holds many keys, as in production. Both run on copies
+ *    of one database, pinned to the server core and loaded at once by two wrk runs on the
+ *    client core (the kernel splits the core between them, so the req/s ratio is their CPU
+ *    cost ratio under the same conditions). ROUNDS fresh process pairs, SHARED_RUNS runs each.
+ *  - Memory of the limiter with 100,000 distinct clients (its default capacity) and with
+ *    150,000 (past it): heap growth after a full GC.
+ *
+ * Runs on its own (`bun bench/limits.ts`) or from `bench/run.ts`. Writes
+ * bench/results/limits.json. Tunables (env): BENCH_ROUNDS (default 4), BENCH_SHARED_RUNS
+ * (default 3), BENCH_DURATION (s, default 3).
+ */
+import { Database } from 'bun:sqlite';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compileExecutable } from '../cli/build.ts';
+import { clientGroup } from '../src/limits/client-group.ts';
+import { createRateLimiter } from '../src/limits/rate-limiter.ts';
+import { api, ORIGIN } from './lib/api.ts';
+import { hasTaskset, pinned, SERVER_CORE, startListening, type Started } from './lib/processes.ts';
+import { waitForQuiet } from './lib/proc-stats.ts';
+import { gitCommit, machineInfo, progress, writeResults, type BenchResults, type Row } from './lib/report.ts';
+import { median, quantile, round3 } from './lib/sampling.ts';
+import { wrk } from './lib/wrk.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const SHARED_RUNS = Number(process.env.BENCH_SHARED_RUNS ?? 3);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
+/** A fresh process's first seconds under load (JIT tiers): never measured. */
+const FIRST_CONTACT_S = 2;
+const CLIENTS = 10_000;
+const HUGE = '1000000000';
+const COMMON = ['--quota-free', HUGE, '--rate-signup-per-hour', '0', '--trust-proxy', '127.0.0.1/32'];
+const SIDES = {
+  off: [...COMMON, '--rate-widget-per-minute', '0', '--rate-widget-per-day', '0'],
+  on: [...COMMON, '--rate-widget-per-minute', HUGE, '--rate-widget-per-day', HUGE],
+} as const;
+type Side = keyof typeof SIDES;
+
+export const TARGETS = { throughputRatio: 0.95 };
+
+async function makeAccount(bin: string, dataDir: string): Promise<string> {
+  const server = await startListening([bin, 'serve', '--port', '0', '--data', dataDir, ...SIDES.off]);
+  try {
+    const signup = await api(server.url, 'POST', '/v1/auth/signup', {
+      email: 'bench@example.com',
+      password: 'bench-password-123',
+    });
+    await api(server.url, 'POST', '/v1/domains', { domain: ORIGIN }, signup.token);
+    return signup.account.apiKey;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A consistent copy of the database, with the data directory's secrets it goes with. */
+function copyDatabase(fromDir: string, toDir: string): void {
+  mkdirSync(toDir, { recursive: true, mode: 0o700 });
+  for (const name of readdirSync(fromDir)) {
+    if (name.startsWith('calc.db') || name === 'calc.lock' || !statSync(join(fromDir, name)).isFile()) continue;
+    copyFileSync(join(fromDir, name), join(toDir, name));
+  }
+  const source = new Database(join(fromDir, 'calc.db'), { readonly: true });
+  source.run(`VACUUM INTO '${join(toDir, 'calc.db').replaceAll("'", "''")}'`);
+  source.close();
+}
+
+/** 10,000 visitors: even ones IPv4, odd ones IPv6 in distinct /64s. */
+function clientAddress(i: number): string {
+  return i % 2 === 0
+    ? `198.${18 + ((i >> 16) & 1)}.${(i >> 8) & 255}.${i & 255}`
+    : `2001:db8:${(i >> 8).toString(16)}:${(i & 255).toString(16)}::${(i % 7) + 1}`;
+}
+
+function writeScript(work: string, apiKey: string): string {
+  const body = JSON.stringify({ apiKey, domain: ORIGIN, calcId: 'bmi' });
+  const script = join(work, 'limits-load.lua');
+  writeFileSync(
+    script,
+    [
+      'local requests = {}',
+      'init = function(args)',
+      `  local body = ${JSON.stringify(body)}`,
+      `  for i = 0, ${CLIENTS - 1} do`,
+      '    local client',
+      '    if i % 2 == 0 then',
+      `      client = string.format("198.%d.%d.%d", 18 + (math.floor(i / 65536) % 2), math.floor(i / 256) % 256, i % 256)`,
+      '    else',
+      `      client = string.format("2001:db8:%x:%x::%d", math.floor(i / 256), i % 256, (i % 7) + 1)`,
+      '    end',
+      `    requests[i + 1] = wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["Origin"] = ${JSON.stringify(ORIGIN)}, ["X-Forwarded-For"] = client }, body)`,
+      '  end',
+      'end',
+      'local i = 0',
+      'request = function()',
+      '  i = i % #requests + 1',
+      '  return requests[i]',
+      'end',
+      '',
+    ].join('\n'),
+  );
+  return script;
+}
+
+async function throughput(work: string, bin: string) {
+  const baseDir = join(work, 'throughput-data');
+  const apiKey = await makeAccount(bin, baseDir);
+  const script = writeScript(work, apiKey);
+  const ratios: number[] = [];
+  const rps: Record<Side, number[]> = { on: [], off: [] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order: Side[] = round % 2 === 1 ? ['off', 'on'] : ['on', 'off'];
+    const servers = {} as Record<Side, Started>;
+    try {
+      for (const side of order) {
+        const dir = join(work, `throughput-${side}-${round}`);
+        copyDatabase(baseDir, dir);
+        servers[side] = await startListening(
+          pinned(SERVER_CORE, [bin, 'serve', '--port', '0', '--data', dir, ...SIDES[side]]),
+        );
+      }
+      const url = (side: Side) => `${servers[side].url}/v1/widget/load`;
+      for (const side of order) await wrk(url(side), script, FIRST_CONTACT_S);
+      for (let i = 0; i < SHARED_RUNS; i++) {
+        await waitForQuiet();
+        const [off, on] = await Promise.all([wrk(url('off'), script, DURATION_S), wrk(url('on'), script, DURATION_S)]);
+        if (!off || !on) throw new Error('wrk gave no result');
+        if (on.non2xx > 0 || off.non2xx > 0) throw new Error(`non-2xx answers: on ${on.non2xx}, off ${off.non2xx}`);
+        const ratio = on.requestsPerSec / off.requestsPerSec;
+        ratios.push(ratio);
+        rps.off.push(off.requestsPerSec);
+        rps.on.push(on.requestsPerSec);
+        progress(
+          `limits: round ${round}.${i + 1}, both at once: off ${Math.round(off.requestsPerSec)} vs on ${Math.round(on.requestsPerSec)} req/s (${ratio.toFixed(3)}×)`,
+        );
+      }
+    } finally {
+      for (const server of Object.values(servers)) await server.stop();
+    }
+  }
+  return { ratios, rps };
+}
+
+/** Limiters measured, kept alive so a later measurement cannot collect an earlier one's memory. */
+const measured: unknown[] = [];
+
+/** Heap growth of the widget limiter holding `clients` distinct (client, key) pairs. */
+function limiterMemory(clients: number) {
+  const limiter = createRateLimiter({
+    windows: [
+      { ms: 60_000, limit: 120 },
+      { ms: 86_400_000, limit: 2_000 },
+    ],
+  });
+  const apiKey = `pk_${'x'.repeat(24)}`;
+  Bun.gc(true);
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < clients; i++) limiter.take(`${clientGroup(clientAddress(i * 2 + 1))} ${apiKey}`);
+  Bun.gc(true);
+  const grown = process.memoryUsage().heapUsed - before;
+  measured.push(limiter);
+  return { clients, keys: limiter.size, mb: grown / 1024 / 1024, bytesPerKey: grown / limiter.size };
+}
+
+export async function run(): Promise<BenchResults> {
+  if (Bun.which('wrk') === null) throw new Error('wrk is not installed: apt-get install -y wrk');
+  const work = mkdtempSync(join(tmpdir(), 'calc-bench-limits-'));
+  try {
+    progress(`limits: ${hasTaskset ? `servers on core ${SERVER_CORE}` : 'taskset absent: unpinned'}`);
+    const bin = join(work, 'calc');
+    const built = compileExecutable(bin);
+    if (!built.ok) throw new Error(`build failed:\n${built.output}`);
+    const atCapacity = limiterMemory(100_000);
+    const pastCapacity = limiterMemory(150_000);
+    progress(`limits: ${atCapacity.keys} keys hold ${atCapacity.mb.toFixed(1)} MB`);
+    const load = await throughput(work, bin);
+    const ratio = median(load.ratios);
+    const rows: Row[] = [
+      {
+        metric: 'load: throughput with the per-client limiter on / off',
+        value: round3(ratio),
+        unit: '×',
+        target: `≥ ${TARGETS.throughputRatio}`,
+        pass: ratio >= TARGETS.throughputRatio,
+        note: `same executable, both loaded at once on core ${SERVER_CORE}, ${CLIENTS.toLocaleString('en-US')} client addresses in X-Forwarded-For: median of ${load.ratios.length} runs from ${ROUNDS} fresh process pairs (middle half ${quantile(load.ratios, 0.25).toFixed(3)}–${quantile(load.ratios, 0.75).toFixed(3)}; range ${Math.min(...load.ratios).toFixed(3)}–${Math.max(...load.ratios).toFixed(3)}); each side's median ${Math.round(median(load.rps.on))} vs ${Math.round(median(load.rps.off))} req/s while sharing the core`,
+      },
+      {
+        metric: 'limiter memory, 100,000 distinct clients (its capacity)',
+        value: Math.round(atCapacity.mb * 10) / 10,
+        unit: 'MB',
+        target: '',
+        pass: null,
+        note: `heap growth after a full GC: ${Math.round(atCapacity.bytesPerKey)} bytes per key (IPv6 /64 and a 27-character key)`,
+      },
+      {
+        metric: 'limiter memory, 150,000 distinct clients (past its capacity)',
+        value: Math.round(pastCapacity.mb * 10) / 10,
+        unit: 'MB',
+        target: '',
+        pass: null,
+        note: `${pastCapacity.keys.toLocaleString('en-US')} keys kept: the least recently used are dropped, memory stays at the capacity's`,
+      },
+    ];
+    const results: BenchResults = {
+      bench: 'limits',
+      timestamp: new Date().toISOString(),
+      commit: gitCommit(),
+      machine: machineInfo(),
+      config: { rounds: ROUNDS, sharedRuns: SHARED_RUNS, durationS: DURATION_S, clients: CLIENTS },
+      rows,
+      throughput: load,
+      memory: { atCapacity, pastCapacity },
+    };
+    writeResults('limits', results);
+    return results;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const { printTable } = await import('./lib/report.ts');
+  printTable(await run());
+}
