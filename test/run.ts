@@ -1,6 +1,7 @@
 /**
- * `npm test`: the whole suite. Installs Debian chromium (the widget's browser tests) and
- * php-cli (the PHP example of docs/webhooks.md) when missing and this machine allows it
+ * `npm test`: the whole suite. Installs Debian chromium (the widget's browser tests),
+ * php-cli (the PHP example of docs/webhooks.md) and postgresql (a throwaway server for
+ * the PostgreSQL tests) when missing and this machine allows it
  * (root with apt-get); otherwise those tests fail and say what to install. Builds dist/calc first: e2e tests run the real
  * executable.
  */
@@ -34,6 +35,8 @@ function ensurePackage(binary: string, pkg: string, why: string): void {
 
 ensurePackage(CHROMIUM, 'chromium', 'the browser tests');
 ensurePackage('/usr/bin/php', 'php-cli', 'the PHP example of docs/webhooks.md');
+// postgresql-common's cluster tool: present whenever Debian's postgresql server is.
+ensurePackage('/usr/bin/pg_ctlcluster', 'postgresql', 'the PostgreSQL tests');
 
 if (run([process.execPath, join(root, 'cli', 'build.ts')]) !== 0) process.exit(1);
 process.exit(run([process.execPath, 'test', ...process.argv.slice(2)]));

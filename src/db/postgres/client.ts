@@ -1,0 +1,61 @@
+import { SQL } from 'bun';
+import { drizzle, type BunSQLDatabase } from 'drizzle-orm/bun-sql';
+import type { MigrationMeta } from 'drizzle-orm/migrator';
+import { readEmbeddedPostgresMigrations } from './migrations.macro.ts' with { type: 'macro' };
+import * as schema from './schema.ts';
+
+type PgDb = BunSQLDatabase<typeof schema> & { $client: SQL };
+
+export interface OpenPostgres {
+  db: PgDb;
+  close(): Promise<void>;
+}
+
+/**
+ * The advisory lock every calc server takes while it migrates: two servers starting
+ * together on an empty database take turns instead of racing on CREATE TABLE.
+ */
+const MIGRATION_LOCK = 0x63616c63; // "calc"
+
+/** Pool size per server: see docs/scaling.md for how it was chosen. */
+const POOL_SIZE = 10;
+
+/**
+ * Connects to `url` (postgres://…) through Bun's built-in client and applies the
+ * migrations embedded at build time, under the migration lock.
+ */
+export async function openPostgres(
+  url: string,
+  migrations: MigrationMeta[] = readEmbeddedPostgresMigrations(),
+): Promise<OpenPostgres> {
+  const client = new SQL({ url, max: POOL_SIZE, connectionTimeout: 5, idleTimeout: 60 });
+  try {
+    const db = drizzle({ client, schema });
+    await migrateLocked(client, migrations);
+    return { db, close: () => client.close() };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+async function migrateLocked(client: SQL, migrations: MigrationMeta[]): Promise<void> {
+  // One connection holds the session lock and runs the migrations, so the lock covers them.
+  const reserved = await client.reserve();
+  try {
+    await reserved`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
+    try {
+      const db = drizzle({ client: reserved as unknown as SQL, schema });
+      // drizzle's own migrator (its bookkeeping table and hashes), fed the inlined list.
+      const internals = db as unknown as {
+        dialect: { migrate(m: MigrationMeta[], session: unknown, config: object): Promise<void> };
+        session: unknown;
+      };
+      await internals.dialect.migrate(migrations, internals.session, {});
+    } finally {
+      await reserved`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`;
+    }
+  } finally {
+    reserved.release();
+  }
+}

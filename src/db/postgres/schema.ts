@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { PLANS } from '../../plans.ts';
+
+/**
+ * The PostgreSQL side of `src/db/schema.ts`: the same tables, columns and keys, so rows
+ * copy across and both sides answer the same row shapes. Timestamps are ISO-8601 strings
+ * in UTC here too.
+ */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    plan: text('plan', { enum: PLANS }).notNull().default('free'),
+    apiKey: text('api_key').notNull(),
+    createdAt: text('created_at').notNull(),
+    /** Milliseconds since the epoch: more than a 32-bit integer holds. */
+    tokensValidAfter: bigint('tokens_valid_after', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [
+    uniqueIndex('accounts_email_unique').on(table.email),
+    uniqueIndex('accounts_api_key_unique').on(table.apiKey),
+  ],
+);
+
+export const domains = pgTable(
+  'domains',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    status: text('status', { enum: ['active', 'pending'] }).notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.origin] }),
+    index('domains_status_idx').on(table.accountId, table.status),
+  ],
+);
+
+export const usage = pgTable(
+  'usage',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    period: text('period').notNull(),
+    loads: bigint('loads', { mode: 'number' }).notNull().default(sql`0`),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.period] })],
+);
+
+export const usageDaily = pgTable(
+  'usage_daily',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    calcId: text('calc_id').notNull(),
+    domain: text('domain').notNull(),
+    loads: bigint('loads', { mode: 'number' }).notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.day, table.calcId, table.domain] }),
+    index('usage_daily_day_idx').on(table.day),
+  ],
+);
+
+export const webhookDaily = pgTable(
+  'webhook_daily',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    calcId: text('calc_id').notNull(),
+    outcome: text('outcome').notNull(),
+    calls: bigint('calls', { mode: 'number' }).notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.day, table.calcId, table.outcome] }),
+    index('webhook_daily_day_idx').on(table.day),
+  ],
+);
+
+export const widgetConfigs = pgTable(
+  'widget_configs',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    calcId: text('calc_id').notNull(),
+    webhookUrl: text('webhook_url'),
+    webhookHeaders: text('webhook_headers'),
+    webhookStatus: text('webhook_status'),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.calcId] })],
+);
+
+export const signingSecrets = pgTable('signing_secrets', {
+  accountId: text('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  createdAt: text('created_at').notNull(),
+  previousSecret: text('previous_secret'),
+  previousValidUntil: text('previous_valid_until'),
+});

@@ -1,0 +1,92 @@
+import { SQL } from 'bun';
+import { chownSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './temp-dir.ts';
+
+const PG_ROOT = '/usr/lib/postgresql';
+
+/** The newest installed server's bin directory, or a failure that says what to install. */
+function serverBin(): string {
+  const versions = existsSync(PG_ROOT)
+    ? readdirSync(PG_ROOT)
+        .filter((v) => existsSync(join(PG_ROOT, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const newest = versions[0];
+  if (!newest)
+    throw new Error(
+      "PostgreSQL server binaries are missing, so the PostgreSQL tests cannot run. Install Debian's postgresql package (apt-get install postgresql); `npm test` does this when it runs as root.",
+    );
+  return join(PG_ROOT, newest, 'bin');
+}
+
+/** Runs a server binary as the `postgres` user when we are root (initdb refuses root). */
+function runAsPostgres(cmd: string[]): void {
+  const argv = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--', ...cmd] : cmd;
+  const done = Bun.spawnSync(argv, { stdout: 'pipe', stderr: 'pipe' });
+  if (done.exitCode !== 0) throw new Error(`${cmd.slice(0, 2).join(' ')} failed: ${done.stderr.toString()}`);
+}
+
+async function freePort(): Promise<number> {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+export interface ThrowawayPostgres {
+  /** A new empty database on the cluster: its postgres:// URL. */
+  createDatabase(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real PostgreSQL cluster in a temp dir on a random port (trust auth, 127.0.0.1 only,
+ * no fsync: it is thrown away), started for one test file and stopped after it.
+ */
+export async function startPostgres(): Promise<ThrowawayPostgres> {
+  const bin = serverBin();
+  const dir = tempDir('calc-pg-');
+  const data = join(dir.path, 'data');
+  if (process.getuid?.() === 0) chownSync(dir.path, Number(idOf('-u')), Number(idOf('-g')));
+  runAsPostgres([join(bin, 'initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  let port = 0;
+  for (let attempt = 0; ; attempt++) {
+    port = await freePort();
+    try {
+      runAsPostgres([
+        join(bin, 'pg_ctl'),
+        '-D',
+        data,
+        '-l',
+        join(dir.path, 'server.log'),
+        '-w',
+        '-o',
+        `-p ${port} -k ${dir.path} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
+        'start',
+      ]);
+      break;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+  const base = `postgres://postgres@127.0.0.1:${port}`;
+  const admin = new SQL({ url: `${base}/postgres`, max: 1 });
+  let next = 0;
+  return {
+    async createDatabase() {
+      const name = `calc_${process.pid}_${++next}`;
+      await admin.unsafe(`CREATE DATABASE ${name}`);
+      return `${base}/${name}`;
+    },
+    async stop() {
+      await admin.close();
+      runAsPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']);
+      dir[Symbol.dispose]();
+    },
+  };
+}
+
+function idOf(flag: '-u' | '-g'): string {
+  return Bun.spawnSync(['id', flag, 'postgres']).stdout.toString().trim();
+}

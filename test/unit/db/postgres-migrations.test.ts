@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { SQL } from 'bun';
+import { join } from 'node:path';
+import { openDatabase } from '../../../src/db/client.ts';
+import { openPostgres } from '../../../src/db/postgres/client.ts';
+import { startPostgres, type ThrowawayPostgres } from '../../helpers/postgres.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
+
+let pg: ThrowawayPostgres;
+beforeAll(async () => {
+  pg = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await pg?.stop();
+});
+
+/** Table → sorted column names, as each engine reports them. */
+async function postgresColumns(url: string): Promise<Record<string, string[]>> {
+  const client = new SQL({ url, max: 1 });
+  try {
+    const rows: { table_name: string; column_name: string }[] =
+      await client`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'`;
+    return group(rows.map((r) => [r.table_name, r.column_name]));
+  } finally {
+    await client.close();
+  }
+}
+
+function sqliteColumns(): Record<string, string[]> {
+  using dir = tempDir();
+  const database = openDatabase(join(dir.path, 'data'));
+  try {
+    const tables = database.sqlite
+      .query<{ name: string }, []>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'",
+      )
+      .all();
+    const pairs: [string, string][] = [];
+    for (const { name } of tables)
+      for (const column of database.sqlite.query<{ name: string }, []>(`PRAGMA table_info(${name})`).all())
+        pairs.push([name, column.name]);
+    return group(pairs);
+  } finally {
+    database.close();
+  }
+}
+
+function group(pairs: [string, string][]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [table, column] of pairs) {
+    out[table] ??= [];
+    out[table].push(column);
+  }
+  for (const columns of Object.values(out)) columns.sort();
+  return out;
+}
+
+test('two servers starting together on an empty database both migrate it, once', async () => {
+  const url = await pg.createDatabase();
+  const opened = await Promise.all([openPostgres(url), openPostgres(url), openPostgres(url)]);
+  try {
+    const client = new SQL({ url, max: 1 });
+    const applied: { n: number }[] = await client`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`;
+    await client.close();
+    expect(applied[0]?.n).toBeGreaterThan(0);
+    // A later start finds nothing to apply and changes nothing.
+    const again = await openPostgres(url);
+    await again.close();
+    const after = new SQL({ url, max: 1 });
+    const still: { n: number }[] = await after`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`;
+    await after.close();
+    expect(still[0]?.n).toBe(applied[0]?.n);
+  } finally {
+    await Promise.all(opened.map((o) => o.close()));
+  }
+}, 60_000);
+
+test('every SQLite table exists in PostgreSQL with the same columns', async () => {
+  const url = await pg.createDatabase();
+  const opened = await openPostgres(url);
+  await opened.close();
+  expect(await postgresColumns(url)).toEqual(sqliteColumns());
+}, 60_000);
