@@ -4,7 +4,7 @@ import type { MigrationMeta } from 'drizzle-orm/migrator';
 import { readEmbeddedPostgresMigrations } from './migrations.macro.ts' with { type: 'macro' };
 import * as schema from './schema.ts';
 
-type PgDb = BunSQLDatabase<typeof schema> & { $client: SQL };
+export type PgDb = BunSQLDatabase<typeof schema> & { $client: SQL };
 
 export interface OpenPostgres {
   db: PgDb;

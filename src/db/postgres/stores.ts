@@ -1,0 +1,283 @@
+import { and, asc, between, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { AccountsStore } from '../accounts-store.ts';
+import type { DomainsStore } from '../domains-store.ts';
+import type { SigningSecretsStore } from '../signing-secrets-store.ts';
+import type { UsageDeltas, UsageStore } from '../usage-store.ts';
+import type { WidgetConfigStore } from '../widget-config-store.ts';
+import type { PgDb } from './client.ts';
+import { accounts, domains, signingSecrets, usage, usageDaily, webhookDaily, widgetConfigs } from './schema.ts';
+
+/**
+ * The PostgreSQL side of every store, typed by the SQLite side's interface: services
+ * get the same methods and row shapes from either.
+ */
+type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
+
+/** The advisory lock of domain check-then-write sequences ("cdom"). */
+const DOMAINS_LOCK = 0x63646f6d;
+
+export function createPgAccountsStore(db: PgDb): AccountsStore {
+  // Behind every widget call: prepared once per connection by name.
+  const byApiKey = db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.apiKey, sql.placeholder('apiKey')))
+    .prepare('calc_account_by_key');
+  return {
+    findByApiKey: async (apiKey) => (await byApiKey.execute({ apiKey }))[0],
+    findById: async (id) => (await db.select().from(accounts).where(eq(accounts.id, id)))[0],
+    findByEmail: async (email) => (await db.select().from(accounts).where(eq(accounts.email, email)))[0],
+    insert: async (row) =>
+      (await db.insert(accounts).values(row).onConflictDoNothing().returning({ id: accounts.id })).length === 1,
+    setPlan: async (id, plan) => {
+      await db.update(accounts).set({ plan }).where(eq(accounts.id, id));
+    },
+    setApiKey: async (id, apiKey) => {
+      await db.update(accounts).set({ apiKey }).where(eq(accounts.id, id));
+    },
+    revokeTokens: async (id, validAfter) => {
+      await db.update(accounts).set({ tokensValidAfter: validAfter }).where(eq(accounts.id, id));
+    },
+    setPassword: async (id, passwordHash, validAfter) => {
+      await db.update(accounts).set({ passwordHash, tokensValidAfter: validAfter }).where(eq(accounts.id, id));
+    },
+    delete: async (id) =>
+      (await db.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id })).length === 1,
+    count: async () => (await db.select({ n: sql<number>`count(*)::int` }).from(accounts))[0]?.n ?? 0,
+    listWithUsage: async (period) =>
+      db
+        .select({
+          id: accounts.id,
+          email: accounts.email,
+          passwordHash: accounts.passwordHash,
+          plan: accounts.plan,
+          apiKey: accounts.apiKey,
+          createdAt: accounts.createdAt,
+          tokensValidAfter: accounts.tokensValidAfter,
+          loads: sql<number>`coalesce(${usage.loads}, 0)`.mapWith(Number),
+        })
+        .from(accounts)
+        .leftJoin(usage, and(eq(usage.accountId, accounts.id), eq(usage.period, period)))
+        .orderBy(accounts.createdAt, accounts.id),
+  };
+}
+
+function domainOperations(db: PgDb | Tx) {
+  return {
+    status: async (accountId: string, origin: string) =>
+      (
+        await db
+          .select({ status: domains.status })
+          .from(domains)
+          .where(and(eq(domains.accountId, accountId), eq(domains.origin, origin)))
+      )[0]?.status,
+    find: async (accountId: string, origin: string) =>
+      (
+        await db
+          .select()
+          .from(domains)
+          .where(and(eq(domains.accountId, accountId), eq(domains.origin, origin)))
+      )[0],
+    list: async (accountId: string) =>
+      db
+        .select()
+        .from(domains)
+        .where(eq(domains.accountId, accountId))
+        .orderBy(asc(domains.createdAt), asc(domains.origin)),
+    countPending: async (accountId: string) =>
+      (
+        await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(domains)
+          .where(and(eq(domains.accountId, accountId), eq(domains.status, 'pending')))
+      )[0]?.n ?? 0,
+    insert: async (row: typeof domains.$inferInsert) => {
+      await db.insert(domains).values(row);
+    },
+    activate: async (accountId: string, origin: string) => {
+      await db
+        .update(domains)
+        .set({ status: 'active' })
+        .where(and(eq(domains.accountId, accountId), eq(domains.origin, origin)));
+    },
+    remove: async (accountId: string, origin: string) =>
+      (
+        await db
+          .delete(domains)
+          .where(and(eq(domains.accountId, accountId), eq(domains.origin, origin)))
+          .returning({ origin: domains.origin })
+      ).length === 1,
+  };
+}
+
+export function createPgDomainsStore(db: PgDb): DomainsStore {
+  return {
+    ...domainOperations(db),
+    // Check-then-write sequences take turns on every server under one transaction-scoped
+    // advisory lock: domain changes are rare, and no retry loop is needed.
+    transaction: (work) =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(${DOMAINS_LOCK})`);
+        return work(domainOperations(tx));
+      }),
+  };
+}
+
+export function createPgUsageStore(db: PgDb): UsageStore {
+  const dayRange = (column: typeof usageDaily.day | typeof webhookDaily.day, from: string, to: string) =>
+    between(column, from, to);
+  return {
+    loads: async (accountId, period) =>
+      (
+        await db
+          .select({ loads: usage.loads })
+          .from(usage)
+          .where(and(eq(usage.accountId, accountId), eq(usage.period, period)))
+      )[0]?.loads ?? 0,
+    dailyLoads: async (accountId, from, to) =>
+      db
+        .select({ date: usageDaily.day, calcId: usageDaily.calcId, domain: usageDaily.domain, loads: usageDaily.loads })
+        .from(usageDaily)
+        .where(and(eq(usageDaily.accountId, accountId), dayRange(usageDaily.day, from, to)))
+        .orderBy(asc(usageDaily.day), asc(usageDaily.calcId), asc(usageDaily.domain)),
+    dailyCalls: async (accountId, from, to) =>
+      db
+        .select({
+          date: webhookDaily.day,
+          calcId: webhookDaily.calcId,
+          outcome: webhookDaily.outcome,
+          calls: webhookDaily.calls,
+        })
+        .from(webhookDaily)
+        .where(and(eq(webhookDaily.accountId, accountId), dayRange(webhookDaily.day, from, to)))
+        .orderBy(asc(webhookDaily.day), asc(webhookDaily.calcId), asc(webhookDaily.outcome)),
+    loadsBetween: async (accountId, from, to) =>
+      (
+        await db
+          .select({ loads: sql<number>`coalesce(sum(${usageDaily.loads}), 0)`.mapWith(Number) })
+          .from(usageDaily)
+          .where(and(eq(usageDaily.accountId, accountId), dayRange(usageDaily.day, from, to)))
+      )[0]?.loads ?? 0,
+    addAll: (deltas) => addAll(db, deltas),
+    pruneBefore: async (day) =>
+      db.transaction(async (tx) => ({
+        loads: (await tx.delete(usageDaily).where(sql`${usageDaily.day} < ${day}`).returning({ d: usageDaily.day }))
+          .length,
+        calls: (
+          await tx.delete(webhookDaily).where(sql`${webhookDaily.day} < ${day}`).returning({ d: webhookDaily.day })
+        ).length,
+      })),
+  };
+}
+
+/**
+ * One transaction of atomic increments (`ON CONFLICT … DO UPDATE SET n = n + excluded.n`),
+ * so any number of servers add to the same rows without losing a count. Counts of
+ * accounts deleted meanwhile are dropped, as on SQLite.
+ */
+async function addAll(db: PgDb, deltas: UsageDeltas): Promise<void> {
+  if (deltas.monthly.length + deltas.loads.length + deltas.calls.length === 0) return;
+  await db.transaction(async (tx) => {
+    const ids = [...new Set([...deltas.monthly, ...deltas.loads, ...deltas.calls].map((d) => d.accountId))];
+    const live = new Set(
+      (await tx.select({ id: accounts.id }).from(accounts).where(inArray(accounts.id, ids))).map((r) => r.id),
+    );
+    const alive = <T extends { accountId: string }>(rows: T[]) => rows.filter((r) => live.has(r.accountId));
+    const monthly = alive(deltas.monthly);
+    if (monthly.length > 0)
+      await tx
+        .insert(usage)
+        .values(monthly)
+        .onConflictDoUpdate({
+          target: [usage.accountId, usage.period],
+          set: { loads: sql`${usage.loads} + excluded.loads` },
+        });
+    const loads = alive(deltas.loads);
+    if (loads.length > 0)
+      await tx
+        .insert(usageDaily)
+        .values(loads)
+        .onConflictDoUpdate({
+          target: [usageDaily.accountId, usageDaily.day, usageDaily.calcId, usageDaily.domain],
+          set: { loads: sql`${usageDaily.loads} + excluded.loads` },
+        });
+    const calls = alive(deltas.calls);
+    if (calls.length > 0)
+      await tx
+        .insert(webhookDaily)
+        .values(calls)
+        .onConflictDoUpdate({
+          target: [webhookDaily.accountId, webhookDaily.day, webhookDaily.calcId, webhookDaily.outcome],
+          set: { calls: sql`${webhookDaily.calls} + excluded.calls` },
+        });
+  });
+}
+
+export function createPgWidgetConfigStore(db: PgDb): WidgetConfigStore {
+  return {
+    find: async (accountId, calcId) =>
+      (
+        await db
+          .select()
+          .from(widgetConfigs)
+          .where(and(eq(widgetConfigs.accountId, accountId), eq(widgetConfigs.calcId, calcId)))
+      )[0],
+    saveWebhook: async (row) => {
+      await db
+        .insert(widgetConfigs)
+        .values({ ...row, webhookStatus: null })
+        .onConflictDoUpdate({
+          target: [widgetConfigs.accountId, widgetConfigs.calcId],
+          set: {
+            webhookUrl: row.webhookUrl,
+            webhookHeaders: row.webhookHeaders,
+            webhookStatus: null,
+            updatedAt: row.updatedAt,
+          },
+        });
+    },
+    saveStatuses: async (statuses) => {
+      if (statuses.length === 0) return;
+      await db.transaction(async (tx) => {
+        for (const s of statuses)
+          await tx
+            .update(widgetConfigs)
+            .set({ webhookStatus: s.status })
+            .where(and(eq(widgetConfigs.accountId, s.accountId), eq(widgetConfigs.calcId, s.calcId)));
+      });
+    },
+  };
+}
+
+export function createPgSigningSecretsStore(db: PgDb): SigningSecretsStore {
+  return {
+    find: async (accountId) =>
+      (await db.select().from(signingSecrets).where(eq(signingSecrets.accountId, accountId)))[0],
+    insertFirst: async (row) =>
+      (await db.insert(signingSecrets).values(row).onConflictDoNothing().returning({ id: signingSecrets.accountId }))
+        .length === 1,
+    rotate: async (row, expectedSecret) =>
+      (
+        await db
+          .update(signingSecrets)
+          .set({
+            secret: row.secret,
+            createdAt: row.createdAt,
+            previousSecret: row.previousSecret,
+            previousValidUntil: row.previousValidUntil,
+          })
+          .where(and(eq(signingSecrets.accountId, row.accountId), eq(signingSecrets.secret, expectedSecret)))
+          .returning({ id: signingSecrets.accountId })
+      ).length === 1,
+    accountsWithout: async (limit) =>
+      (
+        await db
+          .select({ id: accounts.id })
+          .from(accounts)
+          .leftJoin(signingSecrets, eq(signingSecrets.accountId, accounts.id))
+          .where(isNull(signingSecrets.accountId))
+          .orderBy(accounts.createdAt, accounts.id)
+          .limit(limit)
+      ).map((r) => r.id),
+  };
+}

@@ -1,0 +1,48 @@
+import { join } from 'node:path';
+import { createAccountsStore } from '../../src/db/accounts-store.ts';
+import { openDatabase } from '../../src/db/client.ts';
+import { createDomainsStore } from '../../src/db/domains-store.ts';
+import { openPostgres } from '../../src/db/postgres/client.ts';
+import {
+  createPgAccountsStore,
+  createPgDomainsStore,
+  createPgSigningSecretsStore,
+  createPgUsageStore,
+  createPgWidgetConfigStore,
+} from '../../src/db/postgres/stores.ts';
+import { createSigningSecretsStore } from '../../src/db/signing-secrets-store.ts';
+import { createUsageStore } from '../../src/db/usage-store.ts';
+import { createWidgetConfigStore } from '../../src/db/widget-config-store.ts';
+import type { ThrowawayPostgres } from './postgres.ts';
+import { tempDir } from './temp-dir.ts';
+
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+/** Every store over a fresh, migrated database of one dialect; `close()` removes it. */
+export async function freshStores(dialect: Dialect, pg: () => ThrowawayPostgres) {
+  if (dialect === 'sqlite') {
+    const dir = tempDir();
+    const database = openDatabase(join(dir.path, 'data'));
+    return {
+      accounts: createAccountsStore(database.db),
+      domains: createDomainsStore(database.db),
+      usage: createUsageStore(database.db),
+      configs: createWidgetConfigStore(database.db),
+      signingSecrets: createSigningSecretsStore(database.db),
+      close: async () => {
+        database.close();
+        dir[Symbol.dispose]();
+      },
+    };
+  }
+  const opened = await openPostgres(await pg().createDatabase());
+  return {
+    accounts: createPgAccountsStore(opened.db),
+    domains: createPgDomainsStore(opened.db),
+    usage: createPgUsageStore(opened.db),
+    configs: createPgWidgetConfigStore(opened.db),
+    signingSecrets: createPgSigningSecretsStore(opened.db),
+    close: () => opened.close(),
+  };
+}

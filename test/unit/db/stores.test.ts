@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { DIALECTS, freshStores } from '../../helpers/store-dialects.ts';
+import { startPostgres, type ThrowawayPostgres } from '../../helpers/postgres.ts';
+
+let pg: ThrowawayPostgres | undefined;
+beforeAll(async () => {
+  pg = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await pg?.stop();
+});
+const cluster = () => {
+  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  return pg;
+};
+
+const account = (id: string) => ({
+  id,
+  email: `${id}@shop.example`,
+  passwordHash: 'h',
+  plan: 'free' as const,
+  apiKey: `pk_${id}`,
+  createdAt: `2026-01-0${id.length % 9}T00:00:00.000Z`,
+});
+
+for (const dialect of DIALECTS) {
+  describe(`stores on ${dialect}`, () => {
+    test('accounts: unique email, lookups by key, id and email, plan and key changes, cascade on delete', async () => {
+      const s = await freshStores(dialect, cluster);
+      try {
+        expect(await s.accounts.insert(account('a1'))).toBe(true);
+        expect(await s.accounts.insert({ ...account('a2'), email: 'a1@shop.example' })).toBe(false);
+        expect((await s.accounts.findByApiKey('pk_a1'))?.id).toBe('a1');
+        expect(await s.accounts.findByApiKey('pk_none')).toBeUndefined();
+        await s.accounts.setPlan('a1', 'extra');
+        await s.accounts.setApiKey('a1', 'pk_new');
+        await s.accounts.revokeTokens('a1', 1_800_000_000_000);
+        const row = await s.accounts.findById('a1');
+        expect(row).toMatchObject({ plan: 'extra', apiKey: 'pk_new', tokensValidAfter: 1_800_000_000_000 });
+        expect(await s.accounts.findByEmail('a1@shop.example')).toEqual(row);
+        await s.domains.insert({ accountId: 'a1', origin: 'https://a.example', status: 'active', createdAt: 'x' });
+        await s.usage.addAll({ monthly: [{ accountId: 'a1', period: '2026-05', loads: 2 }], loads: [], calls: [] });
+        expect(await s.accounts.listWithUsage('2026-05')).toEqual([{ ...(row as NonNullable<typeof row>), loads: 2 }]);
+        expect(await s.accounts.count()).toBe(1);
+        expect(await s.accounts.delete('a1')).toBe(true);
+        expect(await s.domains.list('a1')).toEqual([]);
+        expect(await s.usage.loads('a1', '2026-05')).toBe(0);
+        expect(await s.accounts.delete('a1')).toBe(false);
+      } finally {
+        await s.close();
+      }
+    }, 30_000);
+
+    test('domains: concurrent check-then-insert transactions insert once; a failed one writes nothing', async () => {
+      const s = await freshStores(dialect, cluster);
+      try {
+        await s.accounts.insert(account('a1'));
+        const origin = 'https://b.example';
+        const insertOnce = () =>
+          s.domains.transaction(async (tx) => {
+            if (await tx.find('a1', origin)) return false;
+            await tx.insert({ accountId: 'a1', origin, status: 'pending', createdAt: 'x' });
+            return true;
+          });
+        const results = await Promise.all([insertOnce(), insertOnce(), insertOnce(), insertOnce()]);
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await s.domains.countPending('a1')).toBe(1);
+        await expect(
+          s.domains.transaction(async (tx) => {
+            await tx.activate('a1', origin);
+            throw new Error('changed my mind');
+          }),
+        ).rejects.toThrow('changed my mind');
+        expect(await s.domains.status('a1', origin)).toBe('pending');
+        expect(await s.domains.remove('a1', origin)).toBe(true);
+        expect(await s.domains.status('a1', origin)).toBeUndefined();
+      } finally {
+        await s.close();
+      }
+    }, 30_000);
+
+    test('usage: concurrent flushes add up exactly; per-day rows, sums and pruning', async () => {
+      const s = await freshStores(dialect, cluster);
+      try {
+        await s.accounts.insert(account('a1'));
+        const delta = {
+          monthly: [{ accountId: 'a1', period: '2026-05', loads: 3 }],
+          loads: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', domain: 'https://a.example', loads: 3 }],
+          calls: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', outcome: 'ok', calls: 1 }],
+        };
+        // A deleted account's counts are dropped, not a failure for everyone else's.
+        const ghost = { ...delta, monthly: [...delta.monthly, { accountId: 'gone', period: '2026-05', loads: 9 }] };
+        await Promise.all(Array.from({ length: 10 }, (_, i) => s.usage.addAll(i === 0 ? ghost : delta)));
+        expect(await s.usage.loads('a1', '2026-05')).toBe(30);
+        expect(await s.usage.dailyLoads('a1', '2026-05-01', '2026-05-31')).toEqual([
+          { date: '2026-05-02', calcId: 'bmi', domain: 'https://a.example', loads: 30 },
+        ]);
+        expect(await s.usage.dailyCalls('a1', '2026-05-01', '2026-05-31')).toEqual([
+          { date: '2026-05-02', calcId: 'bmi', outcome: 'ok', calls: 10 },
+        ]);
+        expect(await s.usage.loadsBetween('a1', '2026-05-01', '2026-05-31')).toBe(30);
+        expect(await s.usage.pruneBefore('2026-05-03')).toEqual({ loads: 1, calls: 1 });
+        expect(await s.usage.loadsBetween('a1', '2026-05-01', '2026-05-31')).toBe(0);
+        expect(await s.usage.loads('a1', '2026-05')).toBe(30);
+      } finally {
+        await s.close();
+      }
+    }, 30_000);
+
+    test('widget configs and signing secrets: save, statuses, first secret once, rotation only from the expected one', async () => {
+      const s = await freshStores(dialect, cluster);
+      try {
+        await s.accounts.insert(account('a1'));
+        await s.accounts.insert(account('a22'));
+        await s.configs.saveWebhook({
+          accountId: 'a1',
+          calcId: 'bmi',
+          webhookUrl: 'https://hook.example/',
+          webhookHeaders: 'v1.sealed',
+          updatedAt: 't1',
+        });
+        await s.configs.saveStatuses([{ accountId: 'a1', calcId: 'bmi', status: '{"outcome":"ok"}' }]);
+        expect(await s.configs.find('a1', 'bmi')).toEqual({
+          accountId: 'a1',
+          calcId: 'bmi',
+          webhookUrl: 'https://hook.example/',
+          webhookHeaders: 'v1.sealed',
+          webhookStatus: '{"outcome":"ok"}',
+          updatedAt: 't1',
+        });
+        expect(await s.signingSecrets.accountsWithout(10)).toEqual(['a1', 'a22']);
+        expect(await s.signingSecrets.insertFirst({ accountId: 'a1', secret: 's1', createdAt: 't' })).toBe(true);
+        expect(await s.signingSecrets.insertFirst({ accountId: 'a1', secret: 's2', createdAt: 't' })).toBe(false);
+        const next = { accountId: 'a1', secret: 's3', createdAt: 't2', previousSecret: 's1', previousValidUntil: 'u' };
+        expect(await s.signingSecrets.rotate(next, 'not-current')).toBe(false);
+        expect(await s.signingSecrets.rotate(next, 's1')).toBe(true);
+        expect(await s.signingSecrets.find('a1')).toEqual(next);
+        expect(await s.signingSecrets.accountsWithout(10)).toEqual(['a22']);
+      } finally {
+        await s.close();
+      }
+    }, 30_000);
+  });
+}
