@@ -4,8 +4,8 @@ import { DOCS_CSP, DOCS_HTML } from './docs-page.ts';
 import { buildOpenApi, type RouteLike } from './openapi.ts';
 import { readRedoc } from './redoc.macro.ts' with { type: 'macro' };
 
-const redoc = readRedoc();
-// Decoded on the first request, not at start: most servers never serve /docs.
+const redocJs = readRedoc();
+// Compressed on the first request that accepts gzip (once): most servers never serve /docs.
 let redocGzip: Uint8Array<ArrayBuffer> | undefined;
 
 /**
@@ -45,8 +45,8 @@ export function docsModule(routes: () => RouteLike[], publicUrl: () => string) {
           'x-content-type-options': 'nosniff',
         };
         if (gzip) headers['content-encoding'] = 'gzip';
-        if (!gzip) return new Response(redoc.js, { headers });
-        redocGzip ??= new Uint8Array(Buffer.from(redoc.gzip, 'base64'));
+        if (!gzip) return new Response(redocJs, { headers });
+        redocGzip ??= new Uint8Array(Bun.gzipSync(redocJs, { level: 9 }));
         return new Response(redocGzip, { headers });
       },
       { detail: { hide: true } },

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 
 /**
  * Runs at bundle time (imported `with { type: 'macro' }`): reads Redoc's standalone
- * build from node_modules and inlines it with a gzip copy, so /docs works offline from
- * the executable alone (no CDN, no files beside it).
+ * build from node_modules and inlines it, so /docs works offline from the executable
+ * alone (no CDN, no files beside it). Compressed on first use, not here: every start
+ * from the sources runs this.
  */
-export function readRedoc(): { js: string; gzip: string } {
-  const js = readFileSync(Bun.resolveSync('redoc/bundles/redoc.standalone.js', import.meta.dir), 'utf8');
-  return { js, gzip: gzipSync(js, { level: 9 }).toString('base64') };
+export function readRedoc(): string {
+  return readFileSync(Bun.resolveSync('redoc/bundles/redoc.standalone.js', import.meta.dir), 'utf8');
 }
