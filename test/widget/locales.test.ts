@@ -4,7 +4,7 @@
  * format, one pack request per language and page (none for English), English for a
  * language without a pack, and all of it under the strict host policy with packs loading.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
@@ -15,6 +15,9 @@ import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 import { launchChromium, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
 import { closeRecordedPage, field, openRecordedPage, resultValue, waitForEvent } from './support/widget-page.ts';
+
+// Whole pages of widgets in a real browser: a loaded machine must not turn that into a failure.
+setDefaultTimeout(60_000);
 
 const keys = new Set(translatableTexts());
 const packOf = (language: string): Record<string, string> =>

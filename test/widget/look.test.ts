@@ -4,7 +4,7 @@
  * (docs/images/<id>-<theme>.png); bands are coloured by meaning with their text and at
  * least 4.5:1 contrast; the first result leads; `auto` follows the page's color-scheme.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -14,6 +14,9 @@ import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 import { launchChromium, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
 import { closeRecordedPage, field, openRecordedPage, waitForEvent } from './support/widget-page.ts';
+
+// Whole pages of widgets in a real browser: a loaded machine must not turn that into a failure.
+setDefaultTimeout(60_000);
 
 const IMAGES = join(ROOT, 'docs', 'images');
 

@@ -3,7 +3,7 @@
  * values < what the visitor typed, with calc:ready reporting each field's source, and
  * values failing a field's rules ignored at every layer.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FieldValues } from '../../src/calculators/definition.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
@@ -17,6 +17,9 @@ import {
   resultValue,
   waitForEvent,
 } from './support/widget-page.ts';
+
+// Whole pages of widgets in a real browser: a loaded machine must not turn that into a failure.
+setDefaultTimeout(60_000);
 
 const prefills = new Map<string, () => Promise<FieldValues>>();
 

@@ -4,7 +4,7 @@
  * keeps its widget, changed attributes remount it, calls made before the script arrived
  * run from the window.calc queue, and the React example of docs/embedding.md works.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { FieldValues } from '../../src/calculators/definition.ts';
@@ -19,6 +19,9 @@ import {
   resultValue,
   waitForEvent,
 } from './support/widget-page.ts';
+
+// Whole pages of widgets in a real browser: a loaded machine must not turn that into a failure.
+setDefaultTimeout(60_000);
 
 let browser: Browser;
 let api: ApiServer;
