@@ -1,7 +1,7 @@
+import { useEffect, useState } from 'preact/hooks';
 import { Shell } from './components/shell.tsx';
 import { PageTitle } from './components/page-title.tsx';
 import { Account } from './pages/account.tsx';
-import { Calculator } from './pages/calculator.tsx';
 import { Calculators } from './pages/calculators.tsx';
 import { Domains } from './pages/domains.tsx';
 import { Overview } from './pages/overview.tsx';
@@ -9,6 +9,25 @@ import { SignIn } from './pages/sign-in.tsx';
 import { Usage } from './pages/usage.tsx';
 import { BASE, path, routeOf, type Route } from './router.ts';
 import { token } from './session.ts';
+
+type CalculatorComponent = typeof import('./pages/calculator.tsx').Calculator;
+
+/**
+ * A calculator's page carries the catalogue and the widget's form model for its preview:
+ * a chunk loaded when such a page opens, so the sign-in form does not wait for it.
+ */
+function CalculatorPage(props: { calcId: string }) {
+  const [Page, setPage] = useState<{ component: CalculatorComponent } | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    import('./pages/calculator.tsx').then(
+      (module) => setPage({ component: module.Calculator }),
+      () => setFailed(true),
+    );
+  }, []);
+  if (failed) return <p role="alert">This page could not be loaded. Reload to try again.</p>;
+  return Page ? <Page.component calcId={props.calcId} /> : <p aria-busy="true">Loading…</p>;
+}
 
 function Page(props: { route: Route }) {
   const { route } = props;
@@ -20,7 +39,7 @@ function Page(props: { route: Route }) {
     case 'calculators':
       return <Calculators />;
     case 'calculator':
-      return <Calculator calcId={route.calcId} />;
+      return <CalculatorPage calcId={route.calcId} />;
     case 'usage':
       return <Usage />;
     case 'account':

@@ -291,6 +291,7 @@ test(
     await page.getByLabel('Units').selectOption('imperial');
     expect(await page.locator('#snippet').textContent()).toContain('data-units="imperial"');
     await page.getByText('154 lb').waitFor();
+    await page.locator('.preview-result').getByText('22.7 kg/m²').waitFor();
     await page.getByText(/Extra.*50 USD per month/).waitFor();
     await page.getByLabel('Webhook URL').fill(target.url('/prefill'));
     await page.getByRole('button', { name: 'Save' }).click();
@@ -343,6 +344,8 @@ test(
 
     await page.getByRole('button', { name: 'Refresh preview' }).click();
     await page.getByText('from your webhook').waitFor();
+    // The widget's own model and formula: 82 kg from the webhook, 175 cm by default.
+    await page.locator('.preview-result').getByText('26.8 kg/m²').waitFor();
     await docsScreenshot(page, 'calculator');
 
     await page.getByRole('button', { name: 'Remove webhook' }).click();

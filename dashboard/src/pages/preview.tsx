@@ -1,15 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import { perSystem } from '../../../src/calculators/definition.ts';
+import { getCalculator } from '../../../src/calculators/index.ts';
+import { applyPrefill, computeResult, createFormModel, isVisible, unitOf } from '../../../widget/src/form-model.ts';
 import { api, messageOf } from '../api.ts';
-import type { PreviewBody, PublicCalculator } from '../types.ts';
+import type { PreviewBody } from '../types.ts';
 import type { SnippetOptions } from './snippet.tsx';
 
-type UnitSystem = PublicCalculator['unitSystems'][number];
-
-function formatted(value: number | string, locale: string): string {
+function formatted(value: number | string, locale: string, decimals = 2): string {
   if (typeof value !== 'number') return value;
   try {
-    return new Intl.NumberFormat(locale || undefined, { maximumFractionDigits: 2 }).format(value);
+    return new Intl.NumberFormat(locale || undefined, { maximumFractionDigits: decimals }).format(value);
   } catch {
     return String(value);
   }
@@ -17,8 +16,10 @@ function formatted(value: number | string, locale: string): string {
 
 /**
  * What a visitor's widget starts with, from `POST /v1/widget/preview`: the same answer a
- * load gives this account (webhook pull included) without counting a load. Shown per
- * field with where each value comes from, in the theme, units and locale chosen above.
+ * load gives this account (webhook pull included) without counting a load. The values go
+ * through the widget's own form model (aliases, unit systems, precedence) and formula, so
+ * the fields, their sources and the result are the ones a visitor sees, in the units,
+ * theme and locale chosen above.
  */
 export function Preview(props: { calcId: string; options: SnippetOptions; round: number }) {
   const [answer, setAnswer] = useState<PreviewBody | null>(null);
@@ -46,41 +47,60 @@ export function Preview(props: { calcId: string; options: SnippetOptions; round:
     };
   }, [props.calcId, props.round, again]);
 
-  const calculator = answer?.calculator;
-  const system: UnitSystem =
-    props.options.units && calculator?.unitSystems.includes(props.options.units)
-      ? props.options.units
-      : (calculator?.unitSystems[0] ?? 'metric');
-  const theme = props.options.theme === 'auto' ? 'auto' : props.options.theme;
-  return (
-    <section aria-labelledby="preview-heading" class="card" aria-busy={busy}>
-      <h2 id="preview-heading">Live preview</h2>
-      {error && <p role="alert">{error}</p>}
-      {calculator && answer && (
-        <div class={`preview theme-${theme}`}>
-          <p class="preview-title">{calculator.title}</p>
-          <dl>
-            {calculator.fields.map((field) => {
-              const pulled = answer.values[field.key];
-              const value = pulled ?? perSystem(field.default, system);
-              const unit = field.kind === 'number' && field.unit ? perSystem(field.unit, system) : '';
+  const calculator = answer ? getCalculator(answer.calcId) : undefined;
+  const { options } = props;
+  let view = null;
+  if (calculator && answer) {
+    const model = createFormModel(calculator, options.units || (calculator.unitSystems[0] ?? 'metric'));
+    applyPrefill(model, answer.values, 'webhook');
+    const result = computeResult(model);
+    const unitText = (unit: string) => (unit === 'currency' ? options.currency : unit);
+    view = (
+      <div class={`preview theme-${options.theme}`}>
+        <p class="preview-title">{calculator.title}</p>
+        <dl>
+          {model.fields
+            .filter((state) => isVisible(model, state))
+            .map((state) => {
+              const { field } = state;
+              const shown =
+                state.value === null
+                  ? '—'
+                  : field.kind === 'select'
+                    ? (field.options.find((option) => option.value === state.value)?.label ?? String(state.value))
+                    : formatted(state.value, options.locale);
               return (
                 <div key={field.key} class="preview-field">
-                  <dt>
-                    {field.label} <code>{field.key}</code>
-                  </dt>
+                  <dt>{field.label}</dt>
                   <dd>
-                    {formatted(value, props.options.locale)} {unit === 'currency' ? props.options.currency : unit}{' '}
-                    <span class={pulled === undefined ? 'source' : 'source webhook'}>
-                      {pulled === undefined ? 'default' : 'from your webhook'}
+                    {shown} {field.kind === 'number' ? unitText(unitOf(field, model.system)) : ''}{' '}
+                    <span class={state.source === 'webhook' ? 'source webhook' : 'source'}>
+                      {state.source === 'webhook' ? 'from your webhook' : 'default'}
                     </span>
                   </dd>
                 </div>
               );
             })}
-          </dl>
-        </div>
-      )}
+          {calculator.results.map((definition) => (
+            <div key={definition.key} class="preview-field preview-result">
+              <dt>{definition.label}</dt>
+              <dd>
+                {result?.[definition.key] === undefined
+                  ? '—'
+                  : formatted(result[definition.key] as number, options.locale, definition.decimals)}{' '}
+                {unitText(unitOf(definition, model.system))}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    );
+  }
+  return (
+    <section aria-labelledby="preview-heading" class="card" aria-busy={busy}>
+      <h2 id="preview-heading">Live preview</h2>
+      {error && <p role="alert">{error}</p>}
+      {view}
       <button type="button" onClick={() => setAgain((n) => n + 1)} disabled={busy}>
         Refresh preview
       </button>
