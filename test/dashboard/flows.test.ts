@@ -280,6 +280,11 @@ test(
     const snippet = await page.locator('#snippet').textContent();
     expect(snippet).toContain(`data-api-key="${owner.apiKey}"`);
     expect(snippet).toContain('data-theme="dark" data-locale="de-DE" data-currency="EUR"');
+    // The preview places the currency as Intl does for the locale (not a code after the number).
+    const amount = page.locator('.preview-field', { hasText: 'Loan amount' }).locator('dd');
+    await amount.filter({ hasText: '€' }).waitFor();
+    expect(await amount.textContent()).toContain('20.000,00\u00a0€');
+    expect(await amount.textContent()).not.toContain('EUR');
     const { publicUrl } = (await server.api('GET', '/v1/account', owner.token)).json;
     expect(snippet).toStartWith(`<script src="${publicUrl}/widget.js" async></script>`);
     await page.getByRole('button', { name: 'Copy snippet' }).click();

@@ -5,12 +5,17 @@ import { api, messageOf } from '../api.ts';
 import type { PreviewBody } from '../types.ts';
 import type { SnippetOptions } from './snippet.tsx';
 
-function formatted(value: number | string, locale: string, decimals = 2): string {
+/**
+ * A value as the widget shows it. An amount in the chosen currency is placed by Intl
+ * ("$20,000.00" in English, "20.000,00 €" in German), never a code after the number.
+ */
+function formatted(value: number | string, locale: string, decimals = 2, currency = ''): string {
   if (typeof value !== 'number') return value;
   try {
-    return new Intl.NumberFormat(locale || undefined, { maximumFractionDigits: decimals }).format(value);
+    const style = currency ? { style: 'currency' as const, currency } : {};
+    return new Intl.NumberFormat(locale || undefined, { maximumFractionDigits: decimals, ...style }).format(value);
   } catch {
-    return String(value);
+    return currency ? `${value} ${currency}` : String(value);
   }
 }
 
@@ -54,7 +59,9 @@ export function Preview(props: { calcId: string; options: SnippetOptions; round:
     const model = createFormModel(calculator, options.units || (calculator.unitSystems[0] ?? 'metric'));
     applyPrefill(model, answer.values, 'webhook');
     const result = computeResult(model);
-    const unitText = (unit: string) => (unit === 'currency' ? options.currency : unit);
+    // An amount's currency is part of its formatted number; other units follow it.
+    const unitText = (unit: string) => (unit === 'currency' ? '' : unit);
+    const currencyOf = (unit: string) => (unit === 'currency' ? options.currency : '');
     view = (
       <div class={`preview theme-${options.theme}`}>
         <p class="preview-title">{calculator.title}</p>
@@ -68,7 +75,7 @@ export function Preview(props: { calcId: string; options: SnippetOptions; round:
                   ? '—'
                   : field.kind === 'select'
                     ? (field.options.find((option) => option.value === state.value)?.label ?? String(state.value))
-                    : formatted(state.value, options.locale);
+                    : formatted(state.value, options.locale, 2, currencyOf(unitOf(field, model.system)));
               return (
                 <div key={field.key} class="preview-field">
                   <dt>{field.label}</dt>
@@ -87,7 +94,12 @@ export function Preview(props: { calcId: string; options: SnippetOptions; round:
               <dd>
                 {result?.[definition.key] === undefined
                   ? '—'
-                  : formatted(result[definition.key] as number, options.locale, definition.decimals)}{' '}
+                  : formatted(
+                      result[definition.key] as number,
+                      options.locale,
+                      definition.decimals,
+                      currencyOf(unitOf(definition, model.system)),
+                    )}{' '}
                 {unitText(unitOf(definition, model.system))}
               </dd>
             </div>
