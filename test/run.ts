@@ -39,4 +39,6 @@ ensurePackage('/usr/bin/php', 'php-cli', 'the PHP example of docs/webhooks.md');
 ensurePackage('/usr/bin/pg_ctlcluster', 'postgresql', 'the PostgreSQL tests');
 
 if (run([process.execPath, join(root, 'cli', 'build.ts')]) !== 0) process.exit(1);
-process.exit(run([process.execPath, 'test', ...process.argv.slice(2)]));
+// Many tests start real processes, browsers or databases: bun's 5 s default per test is too
+// tight on a loaded 2-core machine. A test that needs less still says so with its own timeout.
+process.exit(run([process.execPath, 'test', '--timeout', '30000', ...process.argv.slice(2)]));
