@@ -1,5 +1,5 @@
 /** The demo page at `/` (`calc serve --demo` from the sources) in real Chromium, under its own strict CSP. */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
 import { join } from 'node:path';
 import { calculatorIds } from '../../src/calculators/index.ts';
@@ -42,6 +42,9 @@ test("a gallery of all 12 calculators with the customer snippet, under the page'
   expect(html.match(/<script src="[^"]+\/widget\.js" async><\/script>/g)).toHaveLength(1);
   // The switcher is the page's own script, from 'self'.
   expect(html).toContain('<script src="/demo.js" async></script>');
+
+  // Servers and a browser on a loaded machine: bun's 5 s per test is too short.
+  setDefaultTimeout(60_000);
 
   const ids = await page.evaluate(() =>
     [...document.querySelectorAll('[data-calc-widget]')].map((element) => element.getAttribute('data-calc-id')),
