@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { commands } from '../../cli/commands.ts';
 import { jsonOf, startCliSession, type CliSession } from '../helpers/cli-session.ts';
 import { ensureCompiled, runCommand } from '../helpers/process.ts';
-import { hasScript, runOnTerminal } from '../helpers/pty.ts';
+import { runOnTerminal } from '../helpers/pty.ts';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
@@ -80,7 +80,7 @@ describe('compiled: sign-in', () => {
     });
   });
 
-  test.skipIf(!hasScript)('the password prompt on a terminal never shows the password', async () => {
+  test('the password prompt on a terminal never shows the password', async () => {
     const account = await session.createAccount();
     const { screen, exitCode } = await runOnTerminal(
       [calc, 'login', '--email', account.email],

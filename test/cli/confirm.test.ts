@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { startCliSession, type CliSession } from '../helpers/cli-session.ts';
-import { hasScript, runOnTerminal } from '../helpers/pty.ts';
+import { runOnTerminal } from '../helpers/pty.ts';
 
 // Every test starts processes; a loaded machine must not turn that into a failure.
 setDefaultTimeout(30_000);
@@ -36,10 +36,6 @@ async function domains(): Promise<string[]> {
 }
 
 describe('confirmation on a terminal', () => {
-  test('the pty helper has util-linux script to run on', () => {
-    expect(hasScript).toBe(true);
-  });
-
   test('keys rotate: "n" keeps the key; "y" replaces it', async () => {
     const before = await apiKey();
     const declined = await onTerminal(['keys', 'rotate'], 'n', 'Rotate the API key? [y/N] ');

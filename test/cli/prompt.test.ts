@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { startCliSession, type CliSession } from '../helpers/cli-session.ts';
-import { hasScript, runOnTerminal } from '../helpers/pty.ts';
+import { runOnTerminal } from '../helpers/pty.ts';
 
 // Every test starts processes; a loaded machine must not turn that into a failure.
 setDefaultTimeout(30_000);
@@ -17,7 +17,7 @@ afterAll(() => session[Symbol.asyncDispose]());
 
 const calcArgv = (...args: string[]) => [...session.command, ...args];
 
-describe.skipIf(!hasScript)('hidden password prompt (pty via util-linux script)', () => {
+describe('hidden password prompt (pty via util-linux script)', () => {
   test('login --email: the typed password is never on the screen; sign-in works', async () => {
     const account = await session.createAccount();
     const { screen, exitCode } = await runOnTerminal(

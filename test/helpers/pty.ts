@@ -8,6 +8,11 @@ export async function runOnTerminal(
   steps: { waitFor: string; type: string }[],
   env: Record<string, string> = {},
 ): Promise<{ screen: string; exitCode: number }> {
+  // A missing tool fails the test with what to install, never skips it.
+  if (Bun.which('script') === null)
+    throw new Error(
+      "util-linux `script` is missing, so the terminal tests cannot run. Install Debian's bsdutils package (apt-get install bsdutils).",
+    );
   const commandLine = argv.map(shellQuote).join(' ');
   const proc = Bun.spawn(['script', '-qec', commandLine, '/dev/null'], {
     env: { ...process.env, ...env },
@@ -46,6 +51,3 @@ export async function runOnTerminal(
 function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_/.:=@-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
-
-/** True when util-linux `script` is installed (the pty tests need it). */
-export const hasScript = Bun.which('script') !== null;
