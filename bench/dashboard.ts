@@ -1,5 +1,5 @@
 /**
- * Dashboard benchmark (issue 14: the developer dashboard), in Chromium on localhost.
+ * Dashboard benchmark (the developer dashboard), in Chromium on localhost.
  *
  *  - First page interactive: navigation start → the sign-in form usable (the app has
  *    rendered it and focused "Email"), measured in the frame after. Cold: a new browser

@@ -1,5 +1,5 @@
 /**
- * Visitor context benchmark (issue 16). Widget loads with a valid visitor context and a
+ * Visitor context benchmark. Widget loads with a valid visitor context and a
  * webhook, against the same loads without a context, both loaded at once: two fresh
  * server processes of the compiled executable share the server core, wrk drives both at
  * the same time, and the figure is the ratio of their req/s (median over runs and fresh

@@ -1,5 +1,5 @@
 /**
- * Guarded fetch versus plain fetch (issue 3), one process: an in-process `Bun.serve` on
+ * Guarded fetch versus plain fetch, one process: an in-process `Bun.serve` on
  * 127.0.0.2 answering a small JSON object, called one request at a time. bench/webhook.ts
  * runs this file pinned to one core and reads the JSON it prints on stdout.
  *

@@ -1,5 +1,5 @@
 /**
- * Webhook benchmarks (issue 3: the guarded pull). Method of docs/performance.md:
+ * Webhook benchmarks (the guarded pull). Method of docs/performance.md:
  * every figure is a ratio or a difference against a baseline measured in the same run,
  * baseline and product alternated (A B A B …), medians quoted.
  *

@@ -1,5 +1,5 @@
 /**
- * Widget benchmark (issue 4: the embeddable widget).
+ * Widget benchmark (the embeddable widget).
  *
  *  - Size of /widget.js as served: raw, gzip, brotli (target ≤ 12 KB gzip with all 12
  *    calculators; aim 8 KB), next to the field's anchors (a ~1 KB loader, 14–17 KB SDKs),
