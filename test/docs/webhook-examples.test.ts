@@ -26,10 +26,21 @@ function example(name: string): string {
 }
 
 const LANGUAGES = {
-  node: { program: 'node', file: (kind: string) => `${kind}.mjs`, serve: (file: string) => ['node', file] },
-  python: { program: 'python3', file: (kind: string) => `${kind}.py`, serve: (file: string) => ['python3', file] },
+  node: {
+    program: 'node',
+    apt: 'nodejs',
+    file: (kind: string) => `${kind}.mjs`,
+    serve: (file: string) => ['node', file],
+  },
+  python: {
+    program: 'python3',
+    apt: 'python3',
+    file: (kind: string) => `${kind}.py`,
+    serve: (file: string) => ['python3', file],
+  },
   php: {
     program: 'php',
+    apt: 'php-cli',
     file: (kind: string) => `${kind}.php`,
     serve: (file: string, port: number) => ['php', '-S', `${HOST}:${port}`, file],
   },
@@ -78,7 +89,7 @@ async function checkLanguage(language: Language) {
   const spec = LANGUAGES[language];
   if (Bun.which(spec.program) === null)
     throw new Error(
-      `${spec.program} is not installed, so its example cannot run (install it: apt-get install php-cli)`,
+      `${spec.program} is not installed, so its example cannot run (install it: apt-get install ${spec.apt})`,
     );
   const mintFile = join(dir.path, spec.file('mint'));
   const verifyFile = join(dir.path, spec.file('prefill'));
