@@ -1,6 +1,10 @@
-import { describe, expect, test } from 'bun:test';
+import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { TestApp } from '../helpers/test-app.ts';
 import { listeningApp } from '../helpers/listening-app.ts';
+
+// Every test hashes or checks passwords (argon2id, slow on purpose): a loaded machine
+// must not turn that into a failure.
+setDefaultTimeout(30_000);
 
 const ORIGIN = 'https://shop.example';
 const PROXY = { 'trust-proxy': '127.0.0.1/32' };

@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
 import { testApp, type TestApp } from '../helpers/test-app.ts';
+
+// Every test hashes or checks passwords (argon2id, slow on purpose): a loaded machine
+// must not turn that into a failure.
+setDefaultTimeout(30_000);
 
 const ALLOW = { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' };
 const ORIGIN = 'https://shop.example';
