@@ -198,7 +198,7 @@ describe('the pull on every widget load', () => {
       }),
       await app.request('GET', '/openapi.json'),
     ];
-    await Bun.sleep(20);
+    await app.requestLines((line) => line.path === '/openapi.json');
     const everything = answers.map((a) => a.text).join('\n') + app.logs.join('\n');
     expect(everything).not.toContain('pull-secret-4f1c9e');
     expect(everything).not.toContain('key-77aa');

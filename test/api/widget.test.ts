@@ -258,10 +258,9 @@ describe("verify and load over a real socket (served by Bun's router, not Elysia
       expect(get.status).toBe(404);
       expect((await get.json()).error.code).toBe('not_found');
 
-      await Bun.sleep(20);
-      const lines = app.logs
-        .map((line) => JSON.parse(line))
-        .filter((l) => l.msg === 'request' && l.path.startsWith('/v1/widget/'));
+      const lines = (
+        await app.requestLines((l) => l.requestId === 'proxy-request-0001' && l.path === '/v1/widget/load')
+      ).filter((l) => l.path.startsWith('/v1/widget/'));
       expect(
         lines.filter((l) => l.requestId === 'proxy-request-0001').map((l) => `${l.method} ${l.path} ${l.status}`),
       ).toEqual(['POST /v1/widget/verify 200', 'POST /v1/widget/load 200']);

@@ -17,6 +17,15 @@ export interface TestAppOptions {
   webhookTimeoutMs?: number;
 }
 
+/** One `msg: "request"` line of the access log. */
+interface RequestLine {
+  msg: string;
+  method: string;
+  path: string;
+  status: number;
+  requestId: string;
+}
+
 /**
  * The real app on a real SQLite file in a temp dir with the real migrations; requests
  * go through `handle` (native routes first, then Elysia, as when serving). Log lines are captured so tests can check what is logged.
@@ -61,6 +70,20 @@ export function testApp(options: TestAppOptions = {}) {
     return { status: response.status, headers: response.headers, text, json };
   }
 
+  /**
+   * Waits until, for each of `matches`, a request's log line it accepts is written (the
+   * access log writes it after the answer is sent), then returns every request line so far.
+   */
+  async function requestLines(...matches: ((line: RequestLine) => boolean)[]): Promise<RequestLine[]> {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const lines = logs.map((line) => JSON.parse(line) as RequestLine).filter((line) => line.msg === 'request');
+      if (matches.every((match) => lines.some(match))) return lines;
+      if (Date.now() > deadline) throw new Error(`no such request line among ${JSON.stringify(lines)}`);
+      await Bun.sleep(1);
+    }
+  }
+
   let counter = 0;
   /** Signs up a fresh account and returns its token, key and id. */
   async function signup(
@@ -85,6 +108,7 @@ export function testApp(options: TestAppOptions = {}) {
     dir: dir.path,
     logs,
     request,
+    requestLines,
     signup,
     [Symbol.dispose]() {
       database.close();
