@@ -1,12 +1,6 @@
 import { Elysia } from 'elysia';
 import type { ServerConfig } from './config.ts';
-import type { OpenDatabase } from './db/client.ts';
-import { createAccountsStore } from './db/accounts-store.ts';
-import { createDomainsStore } from './db/domains-store.ts';
-import { createUsageStore } from './db/usage-store.ts';
-import { probeWrite } from './db/write-probe.ts';
-import { createSigningSecretsStore } from './db/signing-secrets-store.ts';
-import { createWidgetConfigStore } from './db/widget-config-store.ts';
+import { type Backend, probesOf, storesOf } from './db/backend.ts';
 import { createClientIpResolver } from './http/client-ip.ts';
 import { createAccessLog } from './http/access-log.ts';
 import { elysiaGroup, httpConventions } from './http/conventions.ts';
@@ -43,7 +37,7 @@ import pkg from '../package.json' with { type: 'json' };
 
 export interface AppOptions {
   config: ServerConfig;
-  database: OpenDatabase;
+  database: Backend;
   jwtSecret: Uint8Array | string;
   /** 32 bytes: encrypts webhook header values at rest. */
   headerKey: Uint8Array;
@@ -66,9 +60,9 @@ export function createApp(options: AppOptions) {
   const { config } = options;
   const now = options.now ?? (() => new Date());
   const logger = options.logger ?? createLogger();
-  const accounts = createAccountsStore(options.database.db);
-  const domains = createDomainsStore(options.database.db);
-  const usageStore = createUsageStore(options.database.db);
+  const stores = storesOf(options.database);
+  const { accounts, domains } = stores;
+  const usageStore = stores.usage;
   // The load that reaches an account's limit is written before it is answered (once per
   // account and month): a crash then cannot give that account's quota back.
   const flushUsageNow = () =>
@@ -82,11 +76,11 @@ export function createApp(options: AppOptions) {
   const accessLog = createAccessLog(logger);
   const resolveClientIp = createClientIpResolver(config.trustProxy);
   const publicUrl = () => config.publicUrl ?? options.fallbackPublicUrl?.() ?? `http://${config.host}:${config.port}`;
-  const configs = createWidgetConfigStore(options.database.db);
+  const { configs } = stores;
   const statusLog = createStatusLog(configs);
   const cipher = createHeaderCipher(options.headerKey);
   const signingSecrets = createSigningSecrets({
-    signingSecrets: createSigningSecretsStore(options.database.db),
+    signingSecrets: stores.signingSecrets,
     cipher,
     now,
   });
@@ -158,8 +152,7 @@ export function createApp(options: AppOptions) {
       modules: [
         healthModule({
           readiness: createReadiness({
-            read: () => options.database.sqlite.query('SELECT 1').get(),
-            write: () => probeWrite(options.database.sqlite),
+            ...probesOf(options.database),
             now: () => now().getTime(),
           }),
         }),

@@ -11,6 +11,10 @@ export interface ServerConfig {
   signupDisabled: boolean;
   /** Given by the operator; otherwise generated into the data directory. */
   jwtSecret: string | null;
+  /** postgres://… selects PostgreSQL as the shared store; null keeps SQLite in the data directory. */
+  databaseUrl: string | null;
+  /** CALC_WEBHOOK_KEY (32 bytes, base64 or hex); otherwise generated into the data directory. */
+  webhookKey: Uint8Array | null;
   jwtLifetimeSeconds: number;
   trustProxy: readonly string[];
   quotas: Readonly<Record<Plan, number>>;
@@ -50,6 +54,7 @@ export interface ServeFlags {
   'rate-signup-per-hour'?: number;
   demo?: boolean;
   'regenerate-secrets'?: boolean;
+  'database-url'?: string;
 }
 
 export interface RateSettings {
@@ -91,6 +96,8 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
     signupDisabled: flags['disable-signup'] ?? truthy(env.CALC_DISABLE_SIGNUP),
     jwtSecret: nonEmpty(env.CALC_JWT_SECRET),
+    databaseUrl: databaseUrl(flags['database-url'] ?? env.CALC_DATABASE_URL),
+    webhookKey: webhookKey(env.CALC_WEBHOOK_KEY),
     jwtLifetimeSeconds: integer('CALC_JWT_LIFETIME', env.CALC_JWT_LIFETIME ?? 7 * 24 * 3600, 60, 365 * 24 * 3600),
     trustProxy: cidrList('trust-proxy', flags['trust-proxy'] ?? env.CALC_TRUST_PROXY),
     quotas: readQuotas(flags, env),
@@ -106,6 +113,13 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
   };
   if (config.jwtSecret !== null && config.jwtSecret.length < 32) {
     throw new ConfigError('CALC_JWT_SECRET must be at least 32 characters long.');
+  }
+  // Every server on a shared database must sign and seal with the same secrets, so they
+  // cannot be generated per data directory.
+  if (config.databaseUrl !== null && (config.jwtSecret === null || config.webhookKey === null)) {
+    throw new ConfigError(
+      'With a database URL, set CALC_JWT_SECRET and CALC_WEBHOOK_KEY: every server on the database needs the same secrets.',
+    );
   }
   return Object.freeze(config);
 }
@@ -153,6 +167,27 @@ function seconds(name: string, value: string | number): number {
 
 function truthy(value: string | undefined): boolean {
   return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
+}
+
+/** The database URL: null (SQLite), else a postgres:// or postgresql:// URL. */
+function databaseUrl(value: string | undefined): string | null {
+  const url = nonEmpty(value);
+  if (url === null) return null;
+  if (!/^postgres(ql)?:\/\/./.test(url))
+    throw new ConfigError(
+      '--database-url (CALC_DATABASE_URL) must be a postgres:// URL, such as postgres://calc@db.internal/calc.',
+    );
+  return url;
+}
+
+/** CALC_WEBHOOK_KEY: 32 bytes as 64 hex digits or base64. */
+function webhookKey(value: string | undefined): Uint8Array | null {
+  const text = nonEmpty(value)?.trim();
+  if (text === undefined || text === null) return null;
+  const bytes = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (bytes.length !== 32)
+    throw new ConfigError('CALC_WEBHOOK_KEY must be 32 bytes as 64 hex digits or base64 (openssl rand -hex 32).');
+  return new Uint8Array(bytes);
 }
 
 function nonEmpty(value: string | undefined): string | null {

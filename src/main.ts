@@ -2,8 +2,9 @@ import type { Server } from 'bun';
 import { createApp } from './app.ts';
 import { ConfigError, WEBHOOK_MAX_IN_FLIGHT, type ServerConfig } from './config.ts';
 import { type DirLock, lockDataDir } from './data-dir/lock.ts';
-import { openDatabase, type OpenDatabase } from './db/client.ts';
-import { createUsageStore } from './db/usage-store.ts';
+import { type Backend, storesOf } from './db/backend.ts';
+import { openDatabase } from './db/client.ts';
+import { openPostgres } from './db/postgres/client.ts';
 import { drainServer } from './http/drain.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { seedDemo, type DemoCredentials } from './modules/pages/demo.ts';
@@ -43,23 +44,25 @@ const FLUSH_RETRY_MS = 250;
  */
 export async function startServer(config: ServerConfig, logger: Logger = createLogger()): Promise<RunningServer> {
   const lock = lockDataDir(config.dataDir);
-  let database: OpenDatabase | undefined;
+  let database: Backend | undefined;
   try {
-    database = openDatabase(config.dataDir);
+    // With a database URL the data directory still holds this server's lock and the
+    // counts a failed shutdown could not write; the rows live in PostgreSQL.
+    database = config.databaseUrl ? await openPostgres(config.databaseUrl) : openDatabase(config.dataDir);
     return await serve(config, logger, database, lock);
   } catch (error) {
-    database?.close();
+    await database?.close();
     lock.release();
     throw error;
   }
 }
 
-async function serve(config: ServerConfig, logger: Logger, database: OpenDatabase, lock: DirLock) {
+async function serve(config: ServerConfig, logger: Logger, database: Backend, lock: DirLock) {
   const jwtSecret = config.jwtSecret ?? loadSecret(config.dataDir, 'jwt-secret', config.regenerateSecrets);
-  const headerKey = loadSecret(config.dataDir, 'webhook-key', config.regenerateSecrets);
+  const headerKey = config.webhookKey ?? loadSecret(config.dataDir, 'webhook-key', config.regenerateSecrets);
   if (config.regenerateSecrets)
     logger.warn('--regenerate-secrets: any missing secret of the data directory was created anew');
-  const recovered = await applyPendingUsage(config.dataDir, createUsageStore(database.db).addAll);
+  const recovered = await applyPendingUsage(config.dataDir, storesOf(database).usage.addAll);
   if (recovered > 0) {
     logger.warn(`added ${recovered} widget loads that the last shutdown could not write (${PENDING_FILE})`);
   }
@@ -144,7 +147,7 @@ async function serve(config: ServerConfig, logger: Logger, database: OpenDatabas
           : `the database could not be written at shutdown (${String(error)})${loads > 0 ? `; ${loads} widget loads are lost` : ''}`,
       );
     } finally {
-      database.close();
+      await database.close();
       lock.release();
     }
   }

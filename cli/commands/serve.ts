@@ -27,6 +27,10 @@ export default class Serve extends BaseCommand {
     data: Flags.string({
       description: 'data directory for calc.db and generated secrets [env: CALC_DATA_DIR] (default: ./data)',
     }),
+    'database-url': Flags.string({
+      description:
+        'postgres://… : keep the data in PostgreSQL, shared by every server on it (needs CALC_JWT_SECRET and CALC_WEBHOOK_KEY) [env: CALC_DATABASE_URL] (default: SQLite in the data directory)',
+    }),
     'public-url': Flags.string({
       description: 'public base URL used in embed snippets [env: CALC_PUBLIC_URL] (default: the listen address)',
     }),

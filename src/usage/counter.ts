@@ -113,9 +113,11 @@ export function createUsageCounter(
   // One read of a stored total per key, however many loads ask for it at once.
   const reading = new Map<string, Promise<Entry>>();
   let flushing: Promise<void> | null = null;
+  const touched = new Set<string>();
 
   function entry(accountId: string, period: string): Entry | Promise<Entry> {
     const key = accountId + SEP + period;
+    touched.add(key);
     const found = entries.get(key);
     if (found) return found;
     let read = reading.get(key);
@@ -139,6 +141,28 @@ export function createUsageCounter(
 
   /** Writes a snapshot; what is counted while the write runs stays pending for the next. */
   async function writePending(): Promise<void> {
+    await writeDeltas();
+    await refreshTouched();
+  }
+
+  /**
+   * Re-reads the stored totals asked about since the last flush: other servers on a
+   * shared database add to them too, so a quota is checked against every server's written
+   * counts, at most one flush interval old. Inside the flush chain, so no flush moves
+   * counts meanwhile; loads counted during the read stay in `pending`.
+   */
+  async function refreshTouched(): Promise<void> {
+    const keys = [...touched];
+    touched.clear();
+    for (const key of keys) {
+      const e = entries.get(key);
+      if (!e) continue;
+      const [accountId = '', period = ''] = key.split(SEP);
+      e.stored = await store.loads(accountId, period);
+    }
+  }
+
+  async function writeDeltas(): Promise<void> {
     const deltas = pendingDeltas();
     if (deltas.monthly.length + deltas.calls.length === 0) return;
     const taken: { key: string; entry: Entry; loads: number; days: Tally }[] = [];

@@ -37,6 +37,9 @@ async function freePort(): Promise<number> {
 export interface ThrowawayPostgres {
   /** A new empty database on the cluster: its postgres:// URL. */
   createDatabase(): Promise<string>;
+  /** Stops the server (an outage) and starts it again on the same port and data. */
+  halt(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -51,20 +54,22 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   if (process.getuid?.() === 0) chownSync(dir.path, Number(idOf('-u')), Number(idOf('-g')));
   runAsPostgres([join(bin, 'initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   let port = 0;
+  const start = () =>
+    runAsPostgres([
+      join(bin, 'pg_ctl'),
+      '-D',
+      data,
+      '-l',
+      join(dir.path, 'server.log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir.path} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
+      'start',
+    ]);
   for (let attempt = 0; ; attempt++) {
     port = await freePort();
     try {
-      runAsPostgres([
-        join(bin, 'pg_ctl'),
-        '-D',
-        data,
-        '-l',
-        join(dir.path, 'server.log'),
-        '-w',
-        '-o',
-        `-p ${port} -k ${dir.path} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
-        'start',
-      ]);
+      start();
       break;
     } catch (error) {
       if (attempt >= 3) throw error;
@@ -79,6 +84,10 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
       await admin.unsafe(`CREATE DATABASE ${name}`);
       return `${base}/${name}`;
     },
+    halt() {
+      runAsPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']);
+    },
+    resume: start,
     async stop() {
       await admin.close();
       runAsPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']);

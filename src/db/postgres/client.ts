@@ -8,8 +8,14 @@ export type PgDb = BunSQLDatabase<typeof schema> & { $client: SQL };
 
 export interface OpenPostgres {
   db: PgDb;
+  /** Throws unless the last ping (one a second) answered within its time. */
+  assertReachable(): void;
   close(): Promise<void>;
 }
+
+const PING_EVERY_MS = 1000;
+/** A ping slower than this counts as an outage: loads answer 503 within 2 s, never hang. */
+const PING_TIMEOUT_MS = 1500;
 
 /**
  * The advisory lock every calc server takes while it migrates: two servers starting
@@ -32,7 +38,37 @@ export async function openPostgres(
   try {
     const db = drizzle({ client, schema });
     await migrateLocked(client, migrations);
-    return { db, close: () => client.close() };
+    let reachable = true;
+    let pinging = false;
+    const ping = setInterval(() => {
+      if (pinging) return;
+      pinging = true;
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('ping timed out')), PING_TIMEOUT_MS),
+      );
+      Promise.race([client`SELECT 1`, timeout])
+        .then(
+          () => {
+            reachable = true;
+          },
+          () => {
+            reachable = false;
+          },
+        )
+        .finally(() => {
+          pinging = false;
+        });
+    }, PING_EVERY_MS);
+    return {
+      db,
+      assertReachable() {
+        if (!reachable) throw new Error('PostgreSQL does not answer');
+      },
+      close: async () => {
+        clearInterval(ping);
+        await client.close();
+      },
+    };
   } catch (error) {
     await client.close();
     throw error;

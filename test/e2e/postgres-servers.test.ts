@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { ensureCompiled, startServe } from '../helpers/process.ts';
+import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+let pg: ThrowawayPostgres | undefined;
+let calc = '';
+beforeAll(async () => {
+  calc = await ensureCompiled();
+  pg = await startPostgres();
+}, 120_000);
+afterAll(async () => {
+  await pg?.stop();
+});
+
+const SECRETS = {
+  CALC_JWT_SECRET: 'shared-jwt-secret-for-both-servers-0123456789',
+  CALC_WEBHOOK_KEY: 'ab'.repeat(32),
+};
+const ORIGIN = 'https://shop.example';
+
+async function call(base: string, method: string, path: string, body?: unknown, token?: string) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+}
+
+test('without the shared secrets, a server with a database URL refuses to start and names them', async () => {
+  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  using dir = tempDir();
+  const proc = Bun.spawn([calc, 'serve', '--port', '0', '--data', join(dir.path, 'd')], {
+    env: { ...process.env, CALC_DATABASE_URL: await pg.createDatabase(), CALC_JWT_SECRET: '', CALC_WEBHOOK_KEY: '' },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [stderr, exitCode] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  expect(exitCode).not.toBe(0);
+  expect(stderr).toContain('CALC_JWT_SECRET');
+  expect(stderr).toContain('CALC_WEBHOOK_KEY');
+}, 60_000);
+
+test('two compiled servers on one database: both start together and share every write at once', async () => {
+  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  using dir = tempDir();
+  const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase() };
+  // Both start together on the empty database: migrations take turns under the lock.
+  const [a, b] = await Promise.all([
+    startServe([calc], ['--data', join(dir.path, 'a')], env),
+    startServe([calc], ['--data', join(dir.path, 'b')], env),
+  ]);
+  try {
+    const signup = await call(a.url, 'POST', '/v1/auth/signup', {
+      email: 'owner@shop.example',
+      password: 'correct horse battery',
+    });
+    expect(signup.status).toBe(201);
+    // Sign-up on one, sign-in on the other.
+    const login = await call(b.url, 'POST', '/v1/auth/login', {
+      email: 'owner@shop.example',
+      password: 'correct horse battery',
+    });
+    expect(login.status).toBe(200);
+    const token: string = login.json.token;
+    // A domain added on one serves loads on the other at once.
+    expect((await call(a.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
+    const apiKey: string = signup.json.account.apiKey;
+    const load = (base: string, key: string) =>
+      call(base, 'POST', '/v1/widget/load', { apiKey: key, domain: ORIGIN, calcId: 'bmi' });
+    expect((await load(b.url, apiKey)).status).toBe(200);
+    // Key rotation on one: the old key stops on the other at once.
+    const rotated = await call(b.url, 'POST', '/v1/account/rotate-api-key', undefined, token);
+    expect(rotated.status).toBe(200);
+    expect((await load(a.url, apiKey)).status).toBe(401);
+    const newKey: string = rotated.json.account.apiKey;
+    // Loads on both servers at once add up exactly in the shared database.
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => load(i % 2 === 0 ? a.url : b.url, newKey)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect((await a.stop()).exitCode).toBe(0);
+    expect((await b.stop()).exitCode).toBe(0);
+    const again = await startServe([calc], ['--data', join(dir.path, 'a')], env);
+    try {
+      const overview = await call(again.url, 'GET', '/v1/account', undefined, token);
+      expect(overview.json.usage.used).toBe(41);
+    } finally {
+      await again.stop();
+    }
+  } finally {
+    for (const server of [a, b]) if (server.proc.exitCode === null) await server.stop();
+  }
+}, 120_000);
+
+test('database stopped and restarted under load: 503 not_ready within 2 s, recovery without a restart, no acknowledged count lost', async () => {
+  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  using dir = tempDir();
+  const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase() };
+  const server = await startServe([calc], ['--data', join(dir.path, 'a')], env);
+  let restarted = false;
+  try {
+    const signup = await call(server.url, 'POST', '/v1/auth/signup', {
+      email: 'owner@shop.example',
+      password: 'correct horse battery',
+    });
+    const token: string = signup.json.token;
+    await call(server.url, 'POST', '/v1/domains', { domain: ORIGIN }, token);
+    const load = () =>
+      call(server.url, 'POST', '/v1/widget/load', {
+        apiKey: signup.json.account.apiKey,
+        domain: ORIGIN,
+        calcId: 'bmi',
+      });
+    let acknowledged = 0;
+    for (let i = 0; i < 10; i++) if ((await load()).status === 200) acknowledged += 1;
+    expect(acknowledged).toBe(10);
+
+    pg.halt();
+    // Readiness turns 503 once a ping fails.
+    for (;;) {
+      if ((await call(server.url, 'GET', '/readyz')).status === 503) break;
+      await Bun.sleep(50);
+    }
+    // Loads whose account is no longer in memory need the database: a fast 503, no hang.
+    const started = performance.now();
+    const during = await call(server.url, 'POST', '/v1/auth/login', {
+      email: 'owner@shop.example',
+      password: 'correct horse battery',
+    });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(during.status).toBe(503);
+    expect(during.json.error.code).toBe('not_ready');
+
+    pg.resume();
+    restarted = true;
+    for (;;) {
+      if ((await call(server.url, 'GET', '/readyz')).status === 200) break;
+      await Bun.sleep(50);
+    }
+    expect((await load()).status).toBe(200);
+    acknowledged += 1;
+    expect((await server.stop()).exitCode).toBe(0);
+    const again = await startServe([calc], ['--data', join(dir.path, 'a')], env);
+    try {
+      const overview = await call(again.url, 'GET', '/v1/account', undefined, token);
+      expect(overview.json.usage.used).toBe(acknowledged);
+    } finally {
+      await again.stop();
+    }
+  } finally {
+    if (!restarted) pg.resume();
+    if (server.proc.exitCode === null) await server.stop();
+  }
+}, 120_000);
