@@ -1,8 +1,7 @@
+import { HEADER_NAME } from '../../src/webhook/headers.ts';
 import { CliFailure } from '../base-command.ts';
 import { printable } from './printable.ts';
 
-// RFC 9110 token characters: what an HTTP header name may hold.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const FORBIDDEN_IN_VALUE = /[\r\n\0]/;
 
 /**
@@ -19,7 +18,7 @@ export function parseHeaderLines(lines: { text: string; where: string }[]): Reco
     const name = text.slice(0, colon).trim();
     // Optional whitespace around a value is not part of it (RFC 9110 §5.5).
     const value = text.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-    if (!TOKEN.test(name))
+    if (!HEADER_NAME.test(name))
       throw new CliFailure(
         `${where}: header name ${printable(name)} is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~).`,
       );

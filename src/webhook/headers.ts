@@ -29,7 +29,8 @@ const FORBIDDEN_HEADER_NAMES: ReadonlySet<string> = new Set([
 
 const MAX_HEADERS = 20;
 const MAX_TOTAL_BYTES = 8 * 1024;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** RFC 9110 token characters: what an HTTP header name may hold. */
+export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Control characters other than tab: CR and LF would split the request (header
 // injection), NUL truncates in some servers, and the rest have no business in a value
 // (RFC 9110 allows only tab, visible characters and spaces). Code points above U+00FF
@@ -41,7 +42,7 @@ const BAD_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]|[^\u0000-\u00ff]/u;
 export type HeaderValidation = { ok: true; headers: Record<string, string> } | { ok: false; reason: string };
 
 function headerProblem(name: string, value: unknown): string | null {
-  if (!TOKEN.test(name)) return `header name ${JSON.stringify(name)} is not an HTTP token`;
+  if (!HEADER_NAME.test(name)) return `header name ${JSON.stringify(name)} is not an HTTP token`;
   if (FORBIDDEN_HEADER_NAMES.has(name.toLowerCase())) return `header ${name} may not be set`;
   if (typeof value !== 'string') return `header ${name} must have a string value`;
   if (BAD_VALUE.test(value))

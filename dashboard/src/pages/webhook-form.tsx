@@ -1,11 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
+import { REDACTED } from '../../../src/webhook/headers.ts';
 import { api, messageOf } from '../api.ts';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { formatDateTime } from '../format.ts';
 import type { Plan, TestWebhookBody, WidgetConfigBody } from '../types.ts';
-
-/** What the server sends back in place of a stored header value. */
-const REDACTED = '<redacted>';
 
 interface HeaderRow {
   id: number;
