@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { ensureCompiled, startServe } from '../helpers/process.ts';
+import { ensureCompiled, runCommand, startServe } from '../helpers/process.ts';
+import { existsSync } from 'node:fs';
 import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -156,3 +157,14 @@ test('database stopped and restarted under load: 503 not_ready within 2 s, recov
     if (server.proc.exitCode === null) await server.stop();
   }
 }, 120_000);
+
+test('calc admin backup with a database URL says to use pg_dump and writes nothing', async () => {
+  using dir = tempDir();
+  const file = join(dir.path, 'copy.db');
+  const res = await runCommand([calc], ['admin', 'backup', file, '--data', join(dir.path, 'd')], {
+    env: { CALC_DATABASE_URL: 'postgres://calc@127.0.0.1:1/calc' },
+  });
+  expect(res.exitCode).toBe(1);
+  expect(res.stderr).toContain('pg_dump');
+  expect(existsSync(file)).toBe(false);
+}, 60_000);

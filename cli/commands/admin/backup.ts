@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BaseCommand, CliFailure } from '../../base-command.ts';
@@ -12,10 +12,22 @@ export default class Backup extends BaseCommand {
   static override args = {
     file: Args.string({ description: 'where to write the copy (must not exist)', required: true }),
   };
-  static override flags = { data: dataFlag };
+  static override flags = {
+    data: dataFlag,
+    'database-url': Flags.string({
+      description: 'the PostgreSQL database a server uses [env: CALC_DATABASE_URL]: back it up with pg_dump instead',
+      env: 'CALC_DATABASE_URL',
+    }),
+  };
 
   async run() {
     const { args, flags } = await this.parse(Backup);
+    // Rows in PostgreSQL are not in the data directory: a copy of it would look like a
+    // backup and hold nothing. PostgreSQL's own tools do this job (docs/scaling.md).
+    if (flags['database-url'])
+      throw new CliFailure(
+        'The data lives in PostgreSQL (--database-url / CALC_DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file calc.dump "$CALC_DATABASE_URL".',
+      );
     const file = resolve(args.file);
     if (existsSync(file)) throw new CliFailure(`${file} already exists; choose a new file name.`);
     const store = openDataDir(flags.data);
