@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 import type { AccessLog } from './access-log.ts';
 import { declaredTooLarge, parseJsonBody, payloadTooLarge } from './body.ts';
 import { corsHeaders, preflightAnswer } from './cors.ts';
-import { clientClosedAnswer, errorAnswer, type SchemaError, schemaFailure } from './error-answer.ts';
+import { answerSchemaBug, clientClosedAnswer, errorAnswer, type SchemaError, schemaFailure } from './error-answer.ts';
 import { pathOf } from './path.ts';
 import type { RouteGroup } from './route-group.ts';
 import { runConcerns } from './route-group.ts';
@@ -58,8 +58,10 @@ function asAppError(code: string | number, error: unknown, request: Request): un
   if (error instanceof AppError) return error;
   switch (code) {
     case 'VALIDATION':
-      // An answer that fails its own schema is our bug, not the client's.
-      if ((error as { type?: string }).type === 'response') return error;
+      // An answer that fails its own schema is our bug, not the client's. Elysia's message
+      // holds the whole answer (a token, a secret): only where it failed goes to the log.
+      if ((error as { type?: string }).type === 'response')
+        return answerSchemaBug((error as { all?: SchemaError[] }).all);
       return schemaFailure((error as { all?: SchemaError[] }).all);
     case 'PARSE':
       return new AppError('invalid_request', 'The request body could not be parsed as JSON.');

@@ -20,6 +20,12 @@ export function schemaFailure(errors: SchemaError[] | undefined): AppError {
   );
 }
 
+/** Our own answer failed its schema: an error naming where, never the answer's values. */
+export function answerSchemaBug(errors: SchemaError[] | undefined): Error {
+  const first = errors?.[0];
+  return new Error(`an answer failed its own schema at ${first?.path || '/'}: ${first?.message ?? 'invalid value'}`);
+}
+
 export interface ErrorAnswer {
   status: number;
   body: ErrorBody;

@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'bun:test';
-import { Elysia, t } from 'elysia';
+import { Elysia, type Static, t } from 'elysia';
 import { elysiaGroup, httpConventions } from '../../../src/http/conventions.ts';
 import { conventionsFixture } from './groups-fixture.ts';
+
+const AnswerSchema = t.Object({ token: t.String(), count: t.Number() });
+type Answer = Static<typeof AnswerSchema>;
 
 function setup() {
   const fixture = conventionsFixture();
@@ -13,6 +16,9 @@ function setup() {
       })
       .get(`/${prefix}/boom`, () => {
         throw new Error('secret detail');
+      })
+      .get(`/${prefix}/bad-answer`, () => ({ token: 'tok-5ecret-answer', count: 'many' }) as unknown as Answer, {
+        response: { 200: AnswerSchema },
       });
   const app = new Elysia()
     .use(httpConventions(fixture))
@@ -90,6 +96,17 @@ describe('Elysia route groups', () => {
     const text = await boom.text();
     expect(JSON.parse(text).error.code).toBe('internal');
     expect(text).not.toContain('secret detail');
+  });
+
+  test('an answer that fails its own schema is a 500 whose log names where, never the answer', async () => {
+    const { call, lines } = setup();
+    const bad = await call('GET', '/closed/bad-answer');
+    expect(bad.status).toBe(500);
+    const text = await bad.text();
+    expect(JSON.parse(text).error.code).toBe('internal');
+    const logged = lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'unhandled error');
+    expect(logged.error).toContain('/count');
+    expect(text + lines.join('\n')).not.toContain('tok-5ecret-answer');
   });
 
   test("a group's concerns run before the handler and can refuse with headers", async () => {

@@ -22,6 +22,8 @@ export function conventionsFixture() {
   const requests = () => lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
   return {
     logger,
+    /** Every log line written so far. */
+    lines,
     accessLog,
     open,
     closed,
