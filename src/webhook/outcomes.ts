@@ -1,5 +1,5 @@
 /**
- * How one guarded webhook fetch ends (docs/webhooks.md, "Outcomes"): a fetch never
+ * How one guarded webhook fetch ends (docs/webhooks.md, "Limits and failures"): a fetch never
  * throws, every failure is one of these.
  */
 const FETCH_OUTCOMES = [

@@ -1,6 +1,6 @@
 import { hmacSha256Hex } from '../modules/signing-secret/hmac.ts';
 
-/** What a signed pull states about itself (docs/webhooks.md, "Verifying a pull"). */
+/** What a signed pull states about itself (docs/webhooks.md, "Signed pulls"). */
 export interface PullStatement {
   /** The saved URL exactly as the owner's config shows it. */
   url: string;

@@ -5,7 +5,7 @@ import { constantTimeEqual, hmacSha256Base64url } from '../signing-secret/hmac.t
  * Visitor context tokens: compact JWTs, HS256 only, signed with the account's signing
  * secret by the owner's backend (docs/webhooks.md). Hand-written rather than a JWT
  * library: the rules are few and strict, and the check runs inside widget loads
- * (docs/decisions.md, "Visitor context tokens").
+ * (docs/decisions.md, "Visitor context and signed pulls").
  */
 
 /** Longer tokens are bad contexts, never parsed. */
