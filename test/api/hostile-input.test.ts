@@ -209,9 +209,13 @@ describe('logs', () => {
     await app.request('POST', '/v1/auth/login', { body: { email, password: 'wrong but secret' } });
     await app.request('GET', '/v1/account', { token });
     await app.request('POST', '/v1/widget/verify', { body: { apiKey, domain: 'https://shop.example', calcId: 'bmi' } });
-    await new Promise((resolve) => setTimeout(resolve, 20)); // after-response hooks run after the answer
-    const lines = app.logs.map((line) => JSON.parse(line));
-    const requests = lines.filter((l) => l.msg === 'request');
+    const requests = await app.requestLines(
+      (l) => l.path === '/v1/auth/signup',
+      (l) => l.path === '/v1/auth/login' && l.status === 200,
+      (l) => l.path === '/v1/auth/login' && l.status === 401,
+      (l) => l.path === '/v1/account',
+      (l) => l.path === '/v1/widget/verify',
+    );
     expect(requests.length).toBeGreaterThanOrEqual(5);
     for (const line of requests) {
       expect(Object.keys(line).sort()).toEqual(['level', 'method', 'ms', 'msg', 'path', 'requestId', 'status', 'time']);
