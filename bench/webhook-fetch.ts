@@ -4,7 +4,7 @@
  * runs this file pinned to one core and reads the JSON it prints on stdout.
  *
  * Variants, alternated block by block (A B A B …, `Bun.gc(true)` before each block):
- *   plain            fetch(url) → response.json()             (the baseline of performance.md)
+ *   plain            fetch(url) → response.json()             (the baseline of docs/performance.md)
  *   guarded          guardedFetch(url, {}, deps)              (the product)
  * and two for attribution only (where the added time goes):
  *   options          fetch with the guard's options and headers (signal, manual redirect,
