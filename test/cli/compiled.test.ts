@@ -5,7 +5,7 @@ import { commands } from '../../cli/commands.ts';
 import { jsonOf, startCliSession, type CliSession } from '../helpers/cli-session.ts';
 import { ensureCompiled, runCommand } from '../helpers/process.ts';
 import { runOnTerminal } from '../helpers/pty.ts';
-import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
+import { closedPort, startTarget, type TargetServer } from '../helpers/webhook-target.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 
 // Every test starts processes; a loaded machine must not turn that into a failure.
@@ -100,7 +100,11 @@ describe('compiled: sign-in', () => {
     expect((await asOwner(['domains', '--nope'])).exitCode).toBe(2);
     const down = await asOwner(['domains', '--api-url', 'http://127.0.0.1:1']);
     expect(down.exitCode).toBe(4); // the stored login belongs to another server: never sent
-    const downWithToken = await session.calc(['calculators', '--api-url', 'http://127.0.0.1:1']);
+    const downWithToken = await session.calc([
+      'calculators',
+      '--api-url',
+      `http://127.0.0.1:${await closedPort('127.0.0.1')}`,
+    ]);
     expect(downWithToken.exitCode).toBe(1);
     expect(downWithToken.stderr.trim().split('\n')).toHaveLength(1);
   });
