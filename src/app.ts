@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import type { ServerConfig } from './config.ts';
-import { type Backend, probesOf, storesOf } from './db/backend.ts';
+import { type Backend, loginLimiterOf, probesOf, storesOf } from './db/backend.ts';
 import { createClientIpResolver } from './http/client-ip.ts';
 import { createAccessLog } from './http/access-log.ts';
 import { elysiaGroup, httpConventions } from './http/conventions.ts';
@@ -9,7 +9,6 @@ import { nativeRoutes } from './http/native-route.ts';
 import { signupRateLimit, widgetRateLimit } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { accountsModule } from './modules/accounts/index.ts';
-import { createLoginLimiter } from './modules/accounts/login-limiter.ts';
 import { createTokenService } from './modules/accounts/tokens.ts';
 import { calculatorsModule } from './modules/calculators/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
@@ -72,7 +71,7 @@ export function createApp(options: AppOptions) {
   const usage = createUsageCounter(usageStore, flushUsageNow);
   const retention = createRetention({ store: usageStore, now, logger });
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
-  const limiter = createLoginLimiter({ now: () => now().getTime() });
+  const limiter = loginLimiterOf(options.database, () => now().getTime());
   const accessLog = createAccessLog(logger);
   const resolveClientIp = createClientIpResolver(config.trustProxy);
   const publicUrl = () => config.publicUrl ?? options.fallbackPublicUrl?.() ?? `http://${config.host}:${config.port}`;

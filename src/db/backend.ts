@@ -1,8 +1,10 @@
 import { AppError } from '../errors.ts';
+import { createLoginLimiter, type LoginLimiter } from '../modules/accounts/login-limiter.ts';
 import { createAccountsStore } from './accounts-store.ts';
 import type { OpenDatabase } from './client.ts';
 import { createDomainsStore } from './domains-store.ts';
 import type { OpenPostgres } from './postgres/client.ts';
+import { createPgLoginLimiter } from './postgres/login-limiter.ts';
 import {
   createPgAccountsStore,
   createPgDomainsStore,
@@ -40,6 +42,15 @@ export function storesOf(backend: Backend) {
   };
 }
 
+/**
+ * Where failed sign-ins are counted: in memory for the one server on a SQLite data
+ * directory, in the database when servers share PostgreSQL (one limit across them all).
+ */
+export function loginLimiterOf(backend: Backend, now: () => number): LoginLimiter {
+  if ('sqlite' in backend) return createLoginLimiter({ now });
+  return guarded(createPgLoginLimiter(backend.db, now));
+}
+
 /** A request waits at most this long for PostgreSQL before it answers 503 `not_ready`. */
 const QUERY_DEADLINE_MS = 1500;
 
@@ -66,9 +77,10 @@ function unavailable(): AppError {
  * the operator's to fix, and clients may retry.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any method signature
-function guarded<T extends Record<string, (...args: any[]) => Promise<unknown>>>(store: T): T {
+function guarded<T extends { [K in keyof T]: (...args: any[]) => Promise<unknown> }>(store: T): T {
   const wrapped: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(store)) {
+  // biome-ignore lint/suspicious/noExplicitAny: any method signature
+  for (const [name, method] of Object.entries<(...args: any[]) => Promise<unknown>>(store)) {
     wrapped[name] = (...args: unknown[]) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const deadline = new Promise<never>((_, reject) => {

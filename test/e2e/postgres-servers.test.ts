@@ -97,6 +97,37 @@ test('two compiled servers on one database: both start together and share every 
   }
 }, 120_000);
 
+test('failed sign-ins are limited across servers: guesses spread over two servers meet one limit', async () => {
+  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  using dir = tempDir();
+  const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase() };
+  const [a, b] = await Promise.all([
+    startServe([calc], ['--data', join(dir.path, 'a')], env),
+    startServe([calc], ['--data', join(dir.path, 'b')], env),
+  ]);
+  try {
+    const email = 'owner@shop.example';
+    const password = 'correct horse battery';
+    expect((await call(a.url, 'POST', '/v1/auth/signup', { email, password })).status).toBe(201);
+    // Ten wrong guesses, alternating servers: each server alone has seen only five.
+    for (let i = 0; i < 10; i++) {
+      const guess = await call(i % 2 === 0 ? a.url : b.url, 'POST', '/v1/auth/login', {
+        email,
+        password: `wrong password ${i}`,
+      });
+      expect(guess.status).toBe(401);
+    }
+    // The shared limit is reached on both, even for the right password.
+    for (const base of [a.url, b.url]) {
+      const limited = await call(base, 'POST', '/v1/auth/login', { email, password });
+      expect(limited.status).toBe(429);
+      expect(limited.json.error.code).toBe('rate_limited');
+    }
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+}, 120_000);
+
 test('database stopped and restarted under load: 503 not_ready within 2 s, recovery without a restart, no acknowledged count lost', async () => {
   if (!pg) throw new Error('the throwaway PostgreSQL did not start');
   using dir = tempDir();

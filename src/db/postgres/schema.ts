@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { PLANS } from '../../plans.ts';
 
 /**
@@ -111,3 +111,19 @@ export const signingSecrets = pgTable('signing_secrets', {
   previousSecret: text('previous_secret'),
   previousValidUntil: text('previous_valid_until'),
 });
+
+/**
+ * Failed sign-ins in the current window per key (an address group, or an email from an
+ * address group), shared by every server on the database. PostgreSQL only: one SQLite
+ * server keeps them in memory, and they are worth nothing once their window ends.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    key: text('key').primaryKey(),
+    /** Milliseconds since the epoch at which this count's window ends. */
+    endsAt: bigint('ends_at', { mode: 'number' }).notNull(),
+    failures: integer('failures').notNull(),
+  },
+  (table) => [index('login_failures_ends_at_idx').on(table.endsAt)],
+);

@@ -6,7 +6,7 @@ import { createRateLimiter, type RateWindow } from '../../limits/rate-limiter.ts
  * per email alone: a stranger guessing an owner's password from one address slows only
  * that address down, and the owner, from any other address, still signs in.
  */
-const LOGIN_LIMITS = {
+export const LOGIN_LIMITS = {
   /** Guesses at one account from one address. */
   perEmailAndAddress: { ms: 15 * 60 * 1000, limit: 10 },
   /** Guesses at any accounts from one address (spraying one password over many emails). */
