@@ -170,7 +170,7 @@ function truthy(value: string | undefined): boolean {
 }
 
 /** The database URL: null (SQLite), else a postgres:// or postgresql:// URL. */
-function databaseUrl(value: string | undefined): string | null {
+export function databaseUrl(value: string | undefined): string | null {
   const url = nonEmpty(value);
   if (url === null) return null;
   if (!/^postgres(ql)?:\/\/./.test(url))
@@ -181,7 +181,7 @@ function databaseUrl(value: string | undefined): string | null {
 }
 
 /** CALC_WEBHOOK_KEY: 32 bytes as 64 hex digits or base64. */
-function webhookKey(value: string | undefined): Uint8Array | null {
+export function webhookKey(value: string | undefined): Uint8Array | null {
   const text = nonEmpty(value)?.trim();
   if (text === undefined || text === null) return null;
   const bytes = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');

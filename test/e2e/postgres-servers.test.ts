@@ -199,3 +199,60 @@ test('calc admin backup with a database URL says to use pg_dump and writes nothi
   expect(res.stderr).toContain('pg_dump');
   expect(existsSync(file)).toBe(false);
 }, 60_000);
+
+test('operator commands act on the shared database: create, set-plan (a downgrade at once on both servers), list, reset-password, delete', async () => {
+  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  using dir = tempDir();
+  // One load a month on the free plan: a downgrade shows as a refused load.
+  const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase(), CALC_QUOTA_FREE: '1' };
+  // Operator commands read the URL from the environment like the servers, or from the flag.
+  const admin = async (...args: string[]) => {
+    const res = await runCommand([calc], ['admin', 'accounts', ...args, '--json', '--data', join(dir.path, 'none')], {
+      env,
+      stdin: 'correct horse battery\n',
+    });
+    expect(res.stderr).toBe('');
+    expect(res.exitCode).toBe(0);
+    return JSON.parse(res.stdout);
+  };
+  const email = 'owner@shop.example';
+  const created = await admin('create', '--email', email, '--plan', 'extra', '--password-stdin');
+  expect(created.account.plan).toBe('extra');
+  const [a, b] = await Promise.all([
+    startServe([calc], ['--data', join(dir.path, 'a')], env),
+    startServe([calc], ['--data', join(dir.path, 'b')], env),
+  ]);
+  try {
+    const login = await call(b.url, 'POST', '/v1/auth/login', { email, password: 'correct horse battery' });
+    expect(login.status).toBe(200);
+    const token: string = login.json.token;
+    expect((await call(a.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
+    const load = (base: string) =>
+      call(base, 'POST', '/v1/widget/load', { apiKey: created.account.apiKey, domain: ORIGIN, calcId: 'bmi' });
+    expect((await load(a.url)).status).toBe(200);
+    expect((await load(b.url)).status).toBe(200);
+
+    expect((await admin('set-plan', '--email', email, '--plan', 'free')).account.plan).toBe('free');
+    for (const base of [a.url, b.url]) {
+      expect((await call(base, 'GET', '/v1/account', undefined, token)).json.account.plan).toBe('free');
+      const refused = await load(base);
+      expect(refused.status).toBe(429);
+      expect(refused.json.error.code).toBe('quota_exceeded');
+    }
+    expect((await admin('list')).accounts.map((x: { email: string; plan: string }) => [x.email, x.plan])).toEqual([
+      [email, 'free'],
+    ]);
+    // A reset signs the account out everywhere.
+    const reset = await admin('reset-password', '--email', email);
+    expect(typeof reset.password).toBe('string');
+    for (const base of [a.url, b.url])
+      expect((await call(base, 'GET', '/v1/account', undefined, token)).status).toBe(401);
+    expect((await call(a.url, 'POST', '/v1/auth/login', { email, password: reset.password as string })).status).toBe(
+      200,
+    );
+    expect((await admin('delete', '--email', email, '--yes')).deleted.email).toBe(email);
+    expect((await load(b.url)).status).toBe(401);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+}, 120_000);

@@ -1,14 +1,13 @@
 import { Flags } from '@oclif/core';
 import { PLANS, type Plan } from '../../../../src/plans.ts';
-import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
 import { createAccount, toAccountJson } from '../../../../src/modules/accounts/service.ts';
 import { randomBase62 } from '../../../../src/secrets.ts';
 import { BaseCommand } from '../../../base-command.ts';
-import { dataFlag, openDataDir, signingSecretsOf } from '../../../lib/data-dir.ts';
+import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';
 import { readSecretLine } from '../../../lib/stdin.ts';
 
 export default class AccountsCreate extends BaseCommand {
-  static override summary = 'Create an account directly in the data directory.';
+  static override summary = 'Create an account directly in the data directory or the shared database.';
   static override description =
     'Without --password-stdin a random password is generated and shown once (with --json, as `password`).';
   static override examples = [
@@ -21,17 +20,18 @@ export default class AccountsCreate extends BaseCommand {
     plan: Flags.string({ description: 'plan', options: [...PLANS], default: 'free' }),
     'password-stdin': Flags.boolean({ description: 'read the password from the first line of standard input' }),
     data: dataFlag,
+    'database-url': databaseUrlFlag,
   };
 
   async run() {
     const { flags } = await this.parse(AccountsCreate);
     const generated = flags['password-stdin'] ? null : randomBase62(20);
     const password = generated ?? (await readSecretLine());
-    const store = openDataDir(flags.data);
+    const store = await openOperatorStore(flags);
     const now = () => new Date();
     try {
       const row = await createAccount(
-        { accounts: createAccountsStore(store.db), now, signingSecrets: signingSecretsOf(store, flags.data, now) },
+        { accounts: store.stores.accounts, now, signingSecrets: store.signingSecrets(now) },
         {
           email: flags.email,
           password,
@@ -45,7 +45,7 @@ export default class AccountsCreate extends BaseCommand {
       // Under --json the log lines are silent: a generated password must be in the output.
       return generated ? { account, password: generated } : { account };
     } finally {
-      store.close();
+      await store.close();
     }
   }
 }

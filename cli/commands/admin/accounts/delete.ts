@@ -1,9 +1,8 @@
 import { Flags } from '@oclif/core';
-import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
 import { removeAccount, toAccountJson } from '../../../../src/modules/accounts/service.ts';
 import { BaseCommand } from '../../../base-command.ts';
 import { confirmByTyping } from '../../../lib/confirm.ts';
-import { dataFlag, openDataDir } from '../../../lib/data-dir.ts';
+import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';
 
 export default class AccountsDelete extends BaseCommand {
   static override summary = 'Delete an account with its domains, configs, secrets and usage.';
@@ -16,20 +15,21 @@ export default class AccountsDelete extends BaseCommand {
     email: Flags.string({ description: "the account's email", required: true }),
     yes: Flags.boolean({ description: 'do not ask for confirmation' }),
     data: dataFlag,
+    'database-url': databaseUrlFlag,
   };
 
   async run() {
     const { flags } = await this.parse(AccountsDelete);
     if (!flags.yes) await confirmByTyping(flags.email, `This deletes ${flags.email} and everything it owns.`);
-    const store = openDataDir(flags.data);
+    const store = await openOperatorStore(flags);
     try {
       const account = toAccountJson(
-        await removeAccount({ accounts: createAccountsStore(store.db), now: () => new Date() }, flags.email),
+        await removeAccount({ accounts: store.stores.accounts, now: () => new Date() }, flags.email),
       );
       this.log(`Deleted ${account.email} with its domains, configs and usage.`);
       return { deleted: { id: account.id, email: account.email } };
     } finally {
-      store.close();
+      await store.close();
     }
   }
 }

@@ -1,9 +1,8 @@
 import { readQuotas } from '../../../../src/config.ts';
-import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
 import { toAccountJson } from '../../../../src/modules/accounts/service.ts';
 import { periodOf } from '../../../../src/usage/counter.ts';
 import { BaseCommand } from '../../../base-command.ts';
-import { dataFlag, openDataDir } from '../../../lib/data-dir.ts';
+import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';
 import { formatTable } from '../../../lib/table.ts';
 
 export default class AccountsList extends BaseCommand {
@@ -11,15 +10,15 @@ export default class AccountsList extends BaseCommand {
   static override description =
     "Usage is what the server has written to disk; a running server flushes its counters every second. LIMIT is computed from this shell's --quota-* settings (CALC_QUOTA_*), so run it with the same environment as the server.";
   static override examples = ['<%= config.bin %> admin accounts list', '<%= config.bin %> admin accounts list --json'];
-  static override flags = { data: dataFlag };
+  static override flags = { data: dataFlag, 'database-url': databaseUrlFlag };
 
   async run() {
     const { flags } = await this.parse(AccountsList);
     const quotas = readQuotas();
     const period = periodOf(new Date());
-    const store = openDataDir(flags.data);
+    const store = await openOperatorStore(flags);
     try {
-      const accounts = (await createAccountsStore(store.db).listWithUsage(period)).map((row) => ({
+      const accounts = (await store.stores.accounts.listWithUsage(period)).map((row) => ({
         ...toAccountJson(row),
         usage: { period, used: row.loads, limit: quotas[row.plan] },
       }));
@@ -33,7 +32,7 @@ export default class AccountsList extends BaseCommand {
         );
       return { accounts };
     } finally {
-      store.close();
+      await store.close();
     }
   }
 }

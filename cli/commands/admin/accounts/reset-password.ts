@@ -1,9 +1,8 @@
 import { Flags } from '@oclif/core';
-import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
 import { resetPassword, toAccountJson } from '../../../../src/modules/accounts/service.ts';
 import { randomBase62 } from '../../../../src/secrets.ts';
 import { BaseCommand } from '../../../base-command.ts';
-import { dataFlag, openDataDir } from '../../../lib/data-dir.ts';
+import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';
 import { readSecretLine } from '../../../lib/stdin.ts';
 
 export default class AccountsResetPassword extends BaseCommand {
@@ -20,16 +19,17 @@ export default class AccountsResetPassword extends BaseCommand {
     email: Flags.string({ description: "the account's email", required: true }),
     'password-stdin': Flags.boolean({ description: 'read the new password from the first line of standard input' }),
     data: dataFlag,
+    'database-url': databaseUrlFlag,
   };
 
   async run() {
     const { flags } = await this.parse(AccountsResetPassword);
     const generated = flags['password-stdin'] ? null : randomBase62(20);
     const password = generated ?? (await readSecretLine());
-    const store = openDataDir(flags.data);
+    const store = await openOperatorStore(flags);
     try {
       const row = await resetPassword(
-        { accounts: createAccountsStore(store.db), now: () => new Date() },
+        { accounts: store.stores.accounts, now: () => new Date() },
         flags.email,
         password,
       );
@@ -38,7 +38,7 @@ export default class AccountsResetPassword extends BaseCommand {
       if (generated) this.log(`Password (shown once): ${generated}`);
       return generated ? { account, password: generated } : { account };
     } finally {
-      store.close();
+      await store.close();
     }
   }
 }

@@ -1,9 +1,8 @@
 import { Flags } from '@oclif/core';
 import { PLANS, type Plan } from '../../../../src/plans.ts';
-import { createAccountsStore } from '../../../../src/db/accounts-store.ts';
 import { normaliseEmail, toAccountJson } from '../../../../src/modules/accounts/service.ts';
 import { BaseCommand, CliFailure } from '../../../base-command.ts';
-import { dataFlag, openDataDir } from '../../../lib/data-dir.ts';
+import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';
 
 export default class AccountsSetPlan extends BaseCommand {
   static override summary = "Change an account's plan; effective on its next request.";
@@ -15,13 +14,14 @@ export default class AccountsSetPlan extends BaseCommand {
     email: Flags.string({ description: "the account's email", required: true }),
     plan: Flags.string({ description: 'new plan', options: [...PLANS], required: true }),
     data: dataFlag,
+    'database-url': databaseUrlFlag,
   };
 
   async run() {
     const { flags } = await this.parse(AccountsSetPlan);
-    const store = openDataDir(flags.data);
+    const store = await openOperatorStore(flags);
     try {
-      const accounts = createAccountsStore(store.db);
+      const { accounts } = store.stores;
       const row = await accounts.findByEmail(normaliseEmail(flags.email));
       if (!row) throw new CliFailure(`No account with email ${flags.email}.`);
       await accounts.setPlan(row.id, flags.plan as Plan);
@@ -29,7 +29,7 @@ export default class AccountsSetPlan extends BaseCommand {
       this.log(`${account.email}: ${row.plan} → ${account.plan}`);
       return { account };
     } finally {
-      store.close();
+      await store.close();
     }
   }
 }
