@@ -1,10 +1,20 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Plan } from '../plans.ts';
 import type { Db } from './client.ts';
-import { accounts, usage } from './schema.ts';
+import { accounts, type domains, usage } from './schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
+type DomainStatus = (typeof domains.$inferSelect)['status'];
+
+/**
+ * What the widget routes need to authorise a page: the key's account and the best status
+ * among the stored origins that would admit the page (active beats pending; none is undefined).
+ */
+export interface WidgetLookup {
+  account: AccountRow;
+  domainStatus: DomainStatus | undefined;
+}
 
 /**
  * Persistence of accounts; hot lookups are prepared once per database. Every method
@@ -16,6 +26,17 @@ export function createAccountsStore(db: Db) {
   // a fifth of the lookup. The column aliases give the same row shape as drizzle's.
   const byApiKey = db.$client.query<AccountRow, { apiKey: string }>(
     'SELECT id, email, password_hash AS passwordHash, plan, api_key AS apiKey, created_at AS createdAt, tokens_valid_after AS tokensValidAfter FROM accounts WHERE api_key = $apiKey',
+  );
+  // Every widget call: the key's account and its best matching domain status in one
+  // statement. The candidate origins arrive as one JSON array, so one statement serves any count.
+  const forWidget = db.$client.query<
+    AccountRow & { domainStatus: DomainStatus | null },
+    { apiKey: string; origins: string }
+  >(
+    `SELECT id, email, password_hash AS passwordHash, plan, api_key AS apiKey, created_at AS createdAt, tokens_valid_after AS tokensValidAfter,
+       (SELECT CASE WHEN max(d.status = 'active') THEN 'active' WHEN count(*) > 0 THEN 'pending' END
+          FROM domains d WHERE d.account_id = accounts.id AND d.origin IN (SELECT value FROM json_each($origins))) AS domainStatus
+     FROM accounts WHERE api_key = $apiKey`,
   );
   const byId = db
     .select()
@@ -30,6 +51,13 @@ export function createAccountsStore(db: Db) {
 
   return {
     findByApiKey: async (apiKey: string): Promise<AccountRow | undefined> => byApiKey.get({ apiKey }) ?? undefined,
+    /** The widget's authorisation in one read: undefined when the key is unknown. */
+    widgetLookup: async (apiKey: string, origins: readonly string[]): Promise<WidgetLookup | undefined> => {
+      const row = forWidget.get({ apiKey, origins: JSON.stringify(origins) });
+      if (!row) return undefined;
+      const { domainStatus, ...account } = row;
+      return { account, domainStatus: domainStatus ?? undefined };
+    },
     findById: async (id: string): Promise<AccountRow | undefined> => byId.get({ id }),
     findByEmail: async (email: string): Promise<AccountRow | undefined> => byEmail.get({ email }),
 

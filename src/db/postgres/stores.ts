@@ -1,4 +1,4 @@
-import { and, asc, between, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, between, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { AccountsStore } from '../accounts-store.ts';
 import type { DomainsStore } from '../domains-store.ts';
 import type { SigningSecretsStore } from '../signing-secrets-store.ts';
@@ -23,8 +23,28 @@ export function createPgAccountsStore(db: PgDb): AccountsStore {
     .from(accounts)
     .where(eq(accounts.apiKey, sql.placeholder('apiKey')))
     .prepare('calc_account_by_key');
+  // Every widget call: the key's account and its best matching domain status in one query;
+  // the candidate origins arrive as one JSON array, so one prepared query serves any count.
+  const forWidget = db
+    .select({
+      ...getTableColumns(accounts),
+      domainStatus: sql<
+        'active' | 'pending' | null
+      >`(SELECT CASE WHEN bool_or(${domains.status} = 'active') THEN 'active' WHEN count(*) > 0 THEN 'pending' END
+        FROM ${domains} WHERE ${domains.accountId} = ${accounts.id}
+        AND ${domains.origin} IN (SELECT json_array_elements_text(${sql.placeholder('origins')}::text::json)))`,
+    })
+    .from(accounts)
+    .where(eq(accounts.apiKey, sql.placeholder('apiKey')))
+    .prepare('calc_widget_lookup');
   return {
     findByApiKey: async (apiKey) => (await byApiKey.execute({ apiKey }))[0],
+    widgetLookup: async (apiKey, origins) => {
+      const row = (await forWidget.execute({ apiKey, origins: JSON.stringify(origins) }))[0];
+      if (!row) return undefined;
+      const { domainStatus, ...account } = row;
+      return { account, domainStatus: domainStatus ?? undefined };
+    },
     findById: async (id) => (await db.select().from(accounts).where(eq(accounts.id, id)))[0],
     findByEmail: async (email) => (await db.select().from(accounts).where(eq(accounts.email, email)))[0],
     insert: async (row) =>

@@ -72,7 +72,7 @@ export function requestDomain(deps: DomainsDeps, accountId: string, origin: stri
 }
 
 /** How the widget routes see an origin: active (exactly or by wildcard), pending, or unknown. */
-export async function originStatus(
+async function originStatus(
   deps: { domains: Pick<DomainsStore, 'status'> },
   accountId: string,
   origin: string,

@@ -6,9 +6,9 @@ import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { requireCalculator } from '../calculators/service.ts';
 import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
-import { normaliseOrigin } from '../domains/origin.ts';
+import { matchingOrigins, normaliseOrigin } from '../domains/origin.ts';
 import type { DomainJson } from '../domains/model.ts';
-import { originStatus, requestDomain } from '../domains/service.ts';
+import { requestDomain } from '../domains/service.ts';
 import type { WidgetBody } from './model.ts';
 
 export interface WidgetDeps {
@@ -21,14 +21,13 @@ export interface WidgetDeps {
 
 type WidgetRequest = Static<typeof WidgetBody>;
 
+const invalidApiKey = () =>
+  new AppError('invalid_api_key', 'The API key is not valid. Copy it again from `calc embed` or your account page.');
+
 /** The account behind a public key, or 401. */
 async function accountForKey(deps: Pick<WidgetDeps, 'accounts'>, apiKey: string): Promise<AccountRow> {
   const account = apiKey.startsWith('pk_') ? await deps.accounts.findByApiKey(apiKey) : undefined;
-  if (!account)
-    throw new AppError(
-      'invalid_api_key',
-      'The API key is not valid. Copy it again from `calc embed` or your account page.',
-    );
+  if (!account) throw invalidApiKey();
   return account;
 }
 
@@ -58,12 +57,17 @@ export async function authoriseWidget(
   originHeader: string | null,
 ): Promise<{ account: AccountRow; calculator: CalculatorDefinition; origin: string }> {
   const origin = pageOrigin(request.domain);
-  const account = await accountForKey(deps, request.apiKey);
+  // One read answers both the key and the domain checks; they are still judged in order.
+  const found = request.apiKey.startsWith('pk_')
+    ? await deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin))
+    : undefined;
+  if (!found) throw invalidApiKey();
+  const { account, domainStatus: status } = found;
   checkOriginHeader(origin, originHeader);
-  const status = await originStatus(deps, account.id, origin);
   if (status === 'pending')
     throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
-  if (status === 'none') throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
+  if (status === undefined)
+    throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
   return { account, calculator: requireCalculator(request.calcId), origin };
 }
 

@@ -51,6 +51,36 @@ for (const dialect of DIALECTS) {
       }
     }, 30_000);
 
+    test("widget lookup: the key's account and the best status among candidate origins, only its own domains", async () => {
+      const s = await freshStores(dialect, cluster);
+      try {
+        await s.accounts.insert(account('a1'));
+        await s.accounts.insert(account('b22'));
+        const exact = 'https://shop.example';
+        const candidates = ['https://a.b.shop.example', 'https://*.b.shop.example', 'https://*.shop.example'];
+        const row = await s.accounts.findById('a1');
+        expect(await s.accounts.widgetLookup('pk_a1', [exact])).toEqual({
+          account: row as NonNullable<typeof row>,
+          domainStatus: undefined,
+        });
+        expect(await s.accounts.widgetLookup('pk_none', [exact])).toBeUndefined();
+        // Another account's active wildcard admits nothing for this key.
+        await s.domains.insert({ accountId: 'b22', origin: candidates[2] as string, status: 'active', createdAt: 'x' });
+        expect((await s.accounts.widgetLookup('pk_a1', candidates))?.domainStatus).toBeUndefined();
+        expect((await s.accounts.widgetLookup('pk_b22', candidates))?.domainStatus).toBe('active');
+        await s.domains.insert({ accountId: 'a1', origin: candidates[0] as string, status: 'pending', createdAt: 'x' });
+        expect((await s.accounts.widgetLookup('pk_a1', candidates))?.domainStatus).toBe('pending');
+        expect((await s.accounts.widgetLookup('pk_a1', [exact]))?.domainStatus).toBeUndefined();
+        // An active wildcard outranks the pending exact origin, whatever the candidate order.
+        await s.domains.insert({ accountId: 'a1', origin: candidates[1] as string, status: 'active', createdAt: 'x' });
+        expect((await s.accounts.widgetLookup('pk_a1', candidates))?.domainStatus).toBe('active');
+        expect((await s.accounts.widgetLookup('pk_a1', [...candidates].reverse()))?.domainStatus).toBe('active');
+        expect((await s.accounts.widgetLookup('pk_a1', candidates.slice(0, 1)))?.domainStatus).toBe('pending');
+      } finally {
+        await s.close();
+      }
+    }, 30_000);
+
     test('domains: concurrent check-then-insert transactions insert once; a failed one writes nothing', async () => {
       const s = await freshStores(dialect, cluster);
       try {
