@@ -221,15 +221,26 @@ export function createUsageCounter(
 
     /**
      * Counts one load on `day` ("YYYY-MM-DD") unless the month's limit is reached; check
-     * and count are one synchronous step once the month's stored total is known.
+     * and count are one synchronous step once the month's stored total is known, and then
+     * the answer comes without a promise (every widget load passes here).
      */
-    async tryCount(accountId: string, day: string, limit: number, calcId: string, domain: string): Promise<boolean> {
-      const e = await entry(accountId, day.slice(0, 7));
-      if (e.stored + e.pending >= limit) return false;
-      e.pending += 1;
-      tally(e.days, day, calcId, domain);
-      if (e.stored + e.pending === limit) await onLimitReached();
-      return true;
+    tryCount(
+      accountId: string,
+      day: string,
+      limit: number,
+      calcId: string,
+      domain: string,
+    ): boolean | Promise<boolean> {
+      const count = (e: Entry): boolean | Promise<boolean> => {
+        if (e.stored + e.pending >= limit) return false;
+        e.pending += 1;
+        tally(e.days, day, calcId, domain);
+        if (e.stored + e.pending !== limit) return true;
+        // The load that reaches the limit is answered only once the count is on disk.
+        return Promise.resolve(onLimitReached()).then(() => true);
+      };
+      const e = entry(accountId, day.slice(0, 7));
+      return e instanceof Promise ? e.then(count) : count(e);
     },
 
     /** Counts one webhook call made for a load, by its outcome. */

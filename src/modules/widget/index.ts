@@ -75,8 +75,11 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
       },
       async answer(body, request) {
         const { account, calculator, origin } = await authoriseWidget(deps, body, request.headers.get('origin'));
-        await useQuota(deps, account, { calcId: calculator.id, origin });
-        return loadAnswer(calculator, await deps.prefill(account, calculator, { origin, context: body.context }));
+        // Awaited only when a promise came back: most loads need no extra tick.
+        const counted = useQuota(deps, account, { calcId: calculator.id, origin });
+        if (counted !== undefined) await counted;
+        const values = deps.prefill(account, calculator, { origin, context: body.context });
+        return loadAnswer(calculator, values instanceof Promise ? await values : values);
       },
     },
   ];

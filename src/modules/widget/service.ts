@@ -96,17 +96,23 @@ function pageOrigin(domain: string): string {
 /**
  * The quota check: with `load` (the calculator and page origin) it counts a load on
  * today's row (check and count are one step); without, for verify, it answers 429 at the
- * limit but uses nothing.
+ * limit but uses nothing. A load whose month is already known is judged without a promise.
  */
-export async function useQuota(
+export function useQuota(
   deps: WidgetDeps,
   account: AccountRow,
   load?: { calcId: string; origin: string },
-): Promise<void> {
+): undefined | Promise<void> {
   const limit = deps.quotas[account.plan];
   const now = deps.now();
   const allowed = load
-    ? await deps.usage.tryCount(account.id, dayOf(now), limit, load.calcId, load.origin)
-    : (await deps.usage.used(account.id, periodOf(now))) < limit;
+    ? deps.usage.tryCount(account.id, dayOf(now), limit, load.calcId, load.origin)
+    : deps.usage.used(account.id, periodOf(now)).then((used) => used < limit);
+  if (typeof allowed !== 'boolean') return allowed.then((ok) => refuseOver(ok, limit));
+  refuseOver(allowed, limit);
+  return undefined;
+}
+
+function refuseOver(allowed: boolean, limit: number): void {
   if (!allowed) throw new AppError('quota_exceeded', `This account has used its ${limit} widget loads for this month.`);
 }
