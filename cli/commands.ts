@@ -7,6 +7,7 @@ import AccountsList from './commands/admin/accounts/list.ts';
 import AccountsResetPassword from './commands/admin/accounts/reset-password.ts';
 import AccountsSetPlan from './commands/admin/accounts/set-plan.ts';
 import Backup from './commands/admin/backup.ts';
+import Migrate from './commands/admin/migrate.ts';
 import AccountDelete from './commands/account/delete.ts';
 import Calculators from './commands/calculators/index.ts';
 import ConfigGet from './commands/config/get.ts';
@@ -43,6 +44,7 @@ export const commands: Record<string, Command.Class> = {
   'admin:accounts:reset-password': AccountsResetPassword,
   'admin:accounts:delete': AccountsDelete,
   'admin:backup': Backup,
+  'admin:migrate': Migrate,
   login: Login,
   logout: Logout,
   password: Password,

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres.ts';
+import { ensureCompiled, runCommand, startServe } from '../helpers/process.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { startTarget } from '../helpers/webhook-target.ts';
+
+let pg: ThrowawayPostgres | undefined;
+let calc = '';
+beforeAll(async () => {
+  calc = await ensureCompiled();
+  pg = await startPostgres();
+}, 120_000);
+afterAll(async () => {
+  await pg?.stop();
+});
+
+const ORIGIN = 'https://shop.example';
+const EMAIL = 'owner@shop.example';
+const PASSWORD = 'correct horse battery';
+const HEADER_VALUE = 'shop-token-kept-encrypted';
+
+async function call(base: string, method: string, path: string, body?: unknown, token?: string) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+}
+
+test('calc admin migrate: everything an owner had on SQLite works through servers on PostgreSQL; a non-empty target is refused', async () => {
+  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  using dir = tempDir();
+  const data = join(dir.path, 'data');
+  const shop = startTarget('127.0.0.2', () => Response.json({ weight: 154 }));
+  const allow = { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' };
+  try {
+    // An owner on SQLite: account on Extra, a domain, a webhook with a secret header, usage.
+    const lite = await startServe([calc], ['--data', data], allow);
+    let apiKey = '';
+    try {
+      const signup = await call(lite.url, 'POST', '/v1/auth/signup', { email: EMAIL, password: PASSWORD });
+      expect(signup.status).toBe(201);
+      apiKey = signup.json.account.apiKey;
+      const token: string = signup.json.token;
+      const plan = await runCommand(
+        [calc],
+        ['admin', 'accounts', 'set-plan', '--email', EMAIL, '--plan', 'extra', '--data', data],
+      );
+      expect(plan.exitCode).toBe(0);
+      expect((await call(lite.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
+      const config = { webhook: { url: shop.url('/prefill'), headers: { 'X-Shop-Token': HEADER_VALUE } } };
+      expect((await call(lite.url, 'PUT', '/v1/widget-config/bmi', { config }, token)).status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        const load = await call(lite.url, 'POST', '/v1/widget/load', { apiKey, domain: ORIGIN, calcId: 'bmi' });
+        expect(load.status).toBe(200);
+      }
+    } finally {
+      expect((await lite.stop()).exitCode).toBe(0);
+    }
+
+    const url = await pg.createDatabase();
+    const migrated = await runCommand([calc], ['admin', 'migrate', '--to', url, '--data', data, '--json']);
+    expect(migrated.exitCode).toBe(0);
+    const summary = JSON.parse(migrated.stdout);
+    expect(summary.verified).toBe(true);
+    expect(summary.tables).toMatchObject({ accounts: 1, domains: 1, widget_configs: 1, signing_secrets: 1, usage: 1 });
+    // Progress per table on standard error, never on the JSON output.
+    for (const table of Object.keys(summary.tables)) expect(migrated.stderr).toContain(`${table}: `);
+    // The header value is copied still sealed, never printed.
+    expect(migrated.stdout + migrated.stderr).not.toContain(HEADER_VALUE);
+
+    const env = {
+      ...allow,
+      CALC_DATABASE_URL: url,
+      CALC_JWT_SECRET: 'a-new-shared-jwt-secret-for-the-servers-0123',
+      CALC_WEBHOOK_KEY: readFileSync(join(data, 'webhook-key'), 'utf8').trim(),
+    };
+    const server = await startServe([calc], ['--data', join(dir.path, 'fresh')], env);
+    try {
+      const login = await call(server.url, 'POST', '/v1/auth/login', { email: EMAIL, password: PASSWORD });
+      expect(login.status).toBe(200);
+      const token: string = login.json.token;
+      const overview = await call(server.url, 'GET', '/v1/account', undefined, token);
+      expect(overview.json.account).toMatchObject({ plan: 'extra', apiKey });
+      expect(overview.json.usage.used).toBe(3);
+      const domains = await call(server.url, 'GET', '/v1/domains', undefined, token);
+      expect(JSON.stringify(domains.json)).toContain(ORIGIN);
+      const before = shop.hits;
+      const load = await call(server.url, 'POST', '/v1/widget/load', { apiKey, domain: ORIGIN, calcId: 'bmi' });
+      expect(load.status).toBe(200);
+      expect(load.json.values).toEqual({ weight: 154 });
+      // The header decrypts with the same key on PostgreSQL: the shop receives it.
+      expect(shop.hits).toBe(before + 1);
+      expect(shop.requests.at(-1)?.headers['x-shop-token']).toBe(HEADER_VALUE);
+    } finally {
+      expect((await server.stop()).exitCode).toBe(0);
+    }
+
+    // A second copy into the now non-empty database is refused.
+    const again = await runCommand([calc], ['admin', 'migrate', '--to', url, '--data', data, '--json']);
+    expect(again.exitCode).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('not empty');
+  } finally {
+    await shop.stop();
+  }
+}, 180_000);
