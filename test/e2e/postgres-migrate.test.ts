@@ -1,40 +1,20 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres.ts';
-import { ensureCompiled, runCommand, startServe } from '../helpers/process.ts';
+import { useCompiledWithPostgres } from '../helpers/postgres.ts';
+import { callJson, runCommand, startServe } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { startTarget } from '../helpers/webhook-target.ts';
 
-let pg: ThrowawayPostgres | undefined;
-let calc = '';
-beforeAll(async () => {
-  calc = await ensureCompiled();
-  pg = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const setup = useCompiledWithPostgres();
 
 const ORIGIN = 'https://shop.example';
 const EMAIL = 'owner@shop.example';
 const PASSWORD = 'correct horse battery';
 const HEADER_VALUE = 'shop-token-kept-encrypted';
 
-async function call(base: string, method: string, path: string, body?: unknown, token?: string) {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
-
 test('calc admin migrate: everything an owner had on SQLite works through servers on PostgreSQL; a non-empty target is refused', async () => {
-  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  const { calc, pg } = setup;
   using dir = tempDir();
   const data = join(dir.path, 'data');
   const shop = startTarget('127.0.0.2', () => Response.json({ weight: 154 }));
@@ -44,7 +24,7 @@ test('calc admin migrate: everything an owner had on SQLite works through server
     const lite = await startServe([calc], ['--data', data], allow);
     let apiKey = '';
     try {
-      const signup = await call(lite.url, 'POST', '/v1/auth/signup', { email: EMAIL, password: PASSWORD });
+      const signup = await callJson(lite.url, 'POST', '/v1/auth/signup', { email: EMAIL, password: PASSWORD });
       expect(signup.status).toBe(201);
       apiKey = signup.json.account.apiKey;
       const token: string = signup.json.token;
@@ -53,11 +33,11 @@ test('calc admin migrate: everything an owner had on SQLite works through server
         ['admin', 'accounts', 'set-plan', '--email', EMAIL, '--plan', 'extra', '--data', data],
       );
       expect(plan.exitCode).toBe(0);
-      expect((await call(lite.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
+      expect((await callJson(lite.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
       const config = { webhook: { url: shop.url('/prefill'), headers: { 'X-Shop-Token': HEADER_VALUE } } };
-      expect((await call(lite.url, 'PUT', '/v1/widget-config/bmi', { config }, token)).status).toBe(200);
+      expect((await callJson(lite.url, 'PUT', '/v1/widget-config/bmi', { config }, token)).status).toBe(200);
       for (let i = 0; i < 3; i++) {
-        const load = await call(lite.url, 'POST', '/v1/widget/load', { apiKey, domain: ORIGIN, calcId: 'bmi' });
+        const load = await callJson(lite.url, 'POST', '/v1/widget/load', { apiKey, domain: ORIGIN, calcId: 'bmi' });
         expect(load.status).toBe(200);
       }
     } finally {
@@ -83,16 +63,16 @@ test('calc admin migrate: everything an owner had on SQLite works through server
     };
     const server = await startServe([calc], ['--data', join(dir.path, 'fresh')], env);
     try {
-      const login = await call(server.url, 'POST', '/v1/auth/login', { email: EMAIL, password: PASSWORD });
+      const login = await callJson(server.url, 'POST', '/v1/auth/login', { email: EMAIL, password: PASSWORD });
       expect(login.status).toBe(200);
       const token: string = login.json.token;
-      const overview = await call(server.url, 'GET', '/v1/account', undefined, token);
+      const overview = await callJson(server.url, 'GET', '/v1/account', undefined, token);
       expect(overview.json.account).toMatchObject({ plan: 'extra', apiKey });
       expect(overview.json.usage.used).toBe(3);
-      const domains = await call(server.url, 'GET', '/v1/domains', undefined, token);
+      const domains = await callJson(server.url, 'GET', '/v1/domains', undefined, token);
       expect(JSON.stringify(domains.json)).toContain(ORIGIN);
       const before = shop.hits;
-      const load = await call(server.url, 'POST', '/v1/widget/load', { apiKey, domain: ORIGIN, calcId: 'bmi' });
+      const load = await callJson(server.url, 'POST', '/v1/widget/load', { apiKey, domain: ORIGIN, calcId: 'bmi' });
       expect(load.status).toBe(200);
       expect(load.json.values).toEqual({ weight: 154 });
       // The header decrypts with the same key on PostgreSQL: the shop receives it.

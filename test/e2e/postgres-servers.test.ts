@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { ensureCompiled, runCommand, startServe } from '../helpers/process.ts';
+import { callJson, runCommand, startServe } from '../helpers/process.ts';
 import { existsSync } from 'node:fs';
-import { startPostgres, type ThrowawayPostgres } from '../helpers/postgres.ts';
+import { useCompiledWithPostgres } from '../helpers/postgres.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
-let pg: ThrowawayPostgres | undefined;
-let calc = '';
-beforeAll(async () => {
-  calc = await ensureCompiled();
-  pg = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const setup = useCompiledWithPostgres();
 
 const SECRETS = {
   CALC_JWT_SECRET: 'shared-jwt-secret-for-both-servers-0123456789',
@@ -21,20 +13,8 @@ const SECRETS = {
 };
 const ORIGIN = 'https://shop.example';
 
-async function call(base: string, method: string, path: string, body?: unknown, token?: string) {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
-
 test('without the shared secrets, a server with a database URL refuses to start and names them', async () => {
-  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  const { calc, pg } = setup;
   using dir = tempDir();
   const proc = Bun.spawn([calc, 'serve', '--port', '0', '--data', join(dir.path, 'd')], {
     env: { ...process.env, CALC_DATABASE_URL: await pg.createDatabase(), CALC_JWT_SECRET: '', CALC_WEBHOOK_KEY: '' },
@@ -48,7 +28,7 @@ test('without the shared secrets, a server with a database URL refuses to start 
 }, 60_000);
 
 test('two compiled servers on one database: both start together and share every write at once', async () => {
-  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  const { calc, pg } = setup;
   using dir = tempDir();
   const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase() };
   // Both start together on the empty database: migrations take turns under the lock.
@@ -57,26 +37,26 @@ test('two compiled servers on one database: both start together and share every 
     startServe([calc], ['--data', join(dir.path, 'b')], env),
   ]);
   try {
-    const signup = await call(a.url, 'POST', '/v1/auth/signup', {
+    const signup = await callJson(a.url, 'POST', '/v1/auth/signup', {
       email: 'owner@shop.example',
       password: 'correct horse battery',
     });
     expect(signup.status).toBe(201);
     // Sign-up on one, sign-in on the other.
-    const login = await call(b.url, 'POST', '/v1/auth/login', {
+    const login = await callJson(b.url, 'POST', '/v1/auth/login', {
       email: 'owner@shop.example',
       password: 'correct horse battery',
     });
     expect(login.status).toBe(200);
     const token: string = login.json.token;
     // A domain added on one serves loads on the other at once.
-    expect((await call(a.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
+    expect((await callJson(a.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
     const apiKey: string = signup.json.account.apiKey;
     const load = (base: string, key: string) =>
-      call(base, 'POST', '/v1/widget/load', { apiKey: key, domain: ORIGIN, calcId: 'bmi' });
+      callJson(base, 'POST', '/v1/widget/load', { apiKey: key, domain: ORIGIN, calcId: 'bmi' });
     expect((await load(b.url, apiKey)).status).toBe(200);
     // Key rotation on one: the old key stops on the other at once.
-    const rotated = await call(b.url, 'POST', '/v1/account/rotate-api-key', undefined, token);
+    const rotated = await callJson(b.url, 'POST', '/v1/account/rotate-api-key', undefined, token);
     expect(rotated.status).toBe(200);
     expect((await load(a.url, apiKey)).status).toBe(401);
     const newKey: string = rotated.json.account.apiKey;
@@ -87,7 +67,7 @@ test('two compiled servers on one database: both start together and share every 
     expect((await b.stop()).exitCode).toBe(0);
     const again = await startServe([calc], ['--data', join(dir.path, 'a')], env);
     try {
-      const overview = await call(again.url, 'GET', '/v1/account', undefined, token);
+      const overview = await callJson(again.url, 'GET', '/v1/account', undefined, token);
       expect(overview.json.usage.used).toBe(41);
     } finally {
       await again.stop();
@@ -98,7 +78,7 @@ test('two compiled servers on one database: both start together and share every 
 }, 120_000);
 
 test('failed sign-ins are limited across servers: guesses spread over two servers meet one limit', async () => {
-  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  const { calc, pg } = setup;
   using dir = tempDir();
   const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase() };
   const [a, b] = await Promise.all([
@@ -108,10 +88,10 @@ test('failed sign-ins are limited across servers: guesses spread over two server
   try {
     const email = 'owner@shop.example';
     const password = 'correct horse battery';
-    expect((await call(a.url, 'POST', '/v1/auth/signup', { email, password })).status).toBe(201);
+    expect((await callJson(a.url, 'POST', '/v1/auth/signup', { email, password })).status).toBe(201);
     // Ten wrong guesses, alternating servers: each server alone has seen only five.
     for (let i = 0; i < 10; i++) {
-      const guess = await call(i % 2 === 0 ? a.url : b.url, 'POST', '/v1/auth/login', {
+      const guess = await callJson(i % 2 === 0 ? a.url : b.url, 'POST', '/v1/auth/login', {
         email,
         password: `wrong password ${i}`,
       });
@@ -119,7 +99,7 @@ test('failed sign-ins are limited across servers: guesses spread over two server
     }
     // The shared limit is reached on both, even for the right password.
     for (const base of [a.url, b.url]) {
-      const limited = await call(base, 'POST', '/v1/auth/login', { email, password });
+      const limited = await callJson(base, 'POST', '/v1/auth/login', { email, password });
       expect(limited.status).toBe(429);
       expect(limited.json.error.code).toBe('rate_limited');
     }
@@ -129,20 +109,20 @@ test('failed sign-ins are limited across servers: guesses spread over two server
 }, 120_000);
 
 test('database stopped and restarted under load: 503 not_ready within 2 s, recovery without a restart, no acknowledged count lost', async () => {
-  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  const { calc, pg } = setup;
   using dir = tempDir();
   const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase() };
   const server = await startServe([calc], ['--data', join(dir.path, 'a')], env);
   let restarted = false;
   try {
-    const signup = await call(server.url, 'POST', '/v1/auth/signup', {
+    const signup = await callJson(server.url, 'POST', '/v1/auth/signup', {
       email: 'owner@shop.example',
       password: 'correct horse battery',
     });
     const token: string = signup.json.token;
-    await call(server.url, 'POST', '/v1/domains', { domain: ORIGIN }, token);
+    await callJson(server.url, 'POST', '/v1/domains', { domain: ORIGIN }, token);
     const load = () =>
-      call(server.url, 'POST', '/v1/widget/load', {
+      callJson(server.url, 'POST', '/v1/widget/load', {
         apiKey: signup.json.account.apiKey,
         domain: ORIGIN,
         calcId: 'bmi',
@@ -154,12 +134,12 @@ test('database stopped and restarted under load: 503 not_ready within 2 s, recov
     pg.halt();
     // Readiness turns 503 once a ping fails.
     for (;;) {
-      if ((await call(server.url, 'GET', '/readyz')).status === 503) break;
+      if ((await callJson(server.url, 'GET', '/readyz')).status === 503) break;
       await Bun.sleep(50);
     }
     // Loads whose account is no longer in memory need the database: a fast 503, no hang.
     const started = performance.now();
-    const during = await call(server.url, 'POST', '/v1/auth/login', {
+    const during = await callJson(server.url, 'POST', '/v1/auth/login', {
       email: 'owner@shop.example',
       password: 'correct horse battery',
     });
@@ -170,7 +150,7 @@ test('database stopped and restarted under load: 503 not_ready within 2 s, recov
     pg.resume();
     restarted = true;
     for (;;) {
-      if ((await call(server.url, 'GET', '/readyz')).status === 200) break;
+      if ((await callJson(server.url, 'GET', '/readyz')).status === 200) break;
       await Bun.sleep(50);
     }
     expect((await load()).status).toBe(200);
@@ -178,7 +158,7 @@ test('database stopped and restarted under load: 503 not_ready within 2 s, recov
     expect((await server.stop()).exitCode).toBe(0);
     const again = await startServe([calc], ['--data', join(dir.path, 'a')], env);
     try {
-      const overview = await call(again.url, 'GET', '/v1/account', undefined, token);
+      const overview = await callJson(again.url, 'GET', '/v1/account', undefined, token);
       expect(overview.json.usage.used).toBe(acknowledged);
     } finally {
       await again.stop();
@@ -190,6 +170,7 @@ test('database stopped and restarted under load: 503 not_ready within 2 s, recov
 }, 120_000);
 
 test('calc admin backup with a database URL says to use pg_dump and writes nothing', async () => {
+  const { calc } = setup;
   using dir = tempDir();
   const file = join(dir.path, 'copy.db');
   const res = await runCommand([calc], ['admin', 'backup', file, '--data', join(dir.path, 'd')], {
@@ -201,7 +182,7 @@ test('calc admin backup with a database URL says to use pg_dump and writes nothi
 }, 60_000);
 
 test('operator commands act on the shared database: create, set-plan (a downgrade at once on both servers), list, reset-password, delete', async () => {
-  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+  const { calc, pg } = setup;
   using dir = tempDir();
   // One load a month on the free plan: a downgrade shows as a refused load.
   const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase(), CALC_QUOTA_FREE: '1' };
@@ -223,18 +204,18 @@ test('operator commands act on the shared database: create, set-plan (a downgrad
     startServe([calc], ['--data', join(dir.path, 'b')], env),
   ]);
   try {
-    const login = await call(b.url, 'POST', '/v1/auth/login', { email, password: 'correct horse battery' });
+    const login = await callJson(b.url, 'POST', '/v1/auth/login', { email, password: 'correct horse battery' });
     expect(login.status).toBe(200);
     const token: string = login.json.token;
-    expect((await call(a.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
+    expect((await callJson(a.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
     const load = (base: string) =>
-      call(base, 'POST', '/v1/widget/load', { apiKey: created.account.apiKey, domain: ORIGIN, calcId: 'bmi' });
+      callJson(base, 'POST', '/v1/widget/load', { apiKey: created.account.apiKey, domain: ORIGIN, calcId: 'bmi' });
     expect((await load(a.url)).status).toBe(200);
     expect((await load(b.url)).status).toBe(200);
 
     expect((await admin('set-plan', '--email', email, '--plan', 'free')).account.plan).toBe('free');
     for (const base of [a.url, b.url]) {
-      expect((await call(base, 'GET', '/v1/account', undefined, token)).json.account.plan).toBe('free');
+      expect((await callJson(base, 'GET', '/v1/account', undefined, token)).json.account.plan).toBe('free');
       const refused = await load(base);
       expect(refused.status).toBe(429);
       expect(refused.json.error.code).toBe('quota_exceeded');
@@ -246,10 +227,10 @@ test('operator commands act on the shared database: create, set-plan (a downgrad
     const reset = await admin('reset-password', '--email', email);
     expect(typeof reset.password).toBe('string');
     for (const base of [a.url, b.url])
-      expect((await call(base, 'GET', '/v1/account', undefined, token)).status).toBe(401);
-    expect((await call(a.url, 'POST', '/v1/auth/login', { email, password: reset.password as string })).status).toBe(
-      200,
-    );
+      expect((await callJson(base, 'GET', '/v1/account', undefined, token)).status).toBe(401);
+    expect(
+      (await callJson(a.url, 'POST', '/v1/auth/login', { email, password: reset.password as string })).status,
+    ).toBe(200);
     expect((await admin('delete', '--email', email, '--yes')).deleted.email).toBe(email);
     expect((await load(b.url)).status).toBe(401);
   } finally {

@@ -1,6 +1,8 @@
 import { SQL } from 'bun';
+import { afterAll, beforeAll } from 'bun:test';
 import { chownSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureCompiled } from './process.ts';
 import { tempDir } from './temp-dir.ts';
 
 const PG_ROOT = '/usr/lib/postgresql';
@@ -98,4 +100,29 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
 
 function idOf(flag: '-u' | '-g'): string {
   return Bun.spawnSync(['id', flag, 'postgres']).stdout.toString().trim();
+}
+
+/**
+ * For an e2e file: compiles `dist/calc` and starts a throwaway PostgreSQL before its tests,
+ * stops the cluster after them. Reading `pg` fails when the cluster did not start.
+ */
+export function useCompiledWithPostgres(): { readonly calc: string; readonly pg: ThrowawayPostgres } {
+  let pg: ThrowawayPostgres | undefined;
+  let calc = '';
+  beforeAll(async () => {
+    calc = await ensureCompiled();
+    pg = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await pg?.stop();
+  });
+  return {
+    get calc() {
+      return calc;
+    },
+    get pg() {
+      if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+      return pg;
+    },
+  };
 }

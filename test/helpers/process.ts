@@ -114,3 +114,16 @@ function newestSourceMtime(): number {
   newest = Math.max(newest, statSync(join(ROOT, 'package.json')).mtimeMs);
   return newest;
 }
+
+/** One JSON request to a running server (with a bearer token when given): its status and parsed body. */
+export async function callJson(base: string, method: string, path: string, body?: unknown, token?: string) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+}
