@@ -17,11 +17,10 @@ import { join } from 'node:path';
 import { prepareBinary, startListening, type Binary } from './lib/processes.ts';
 import { round2 } from './lib/sampling.ts';
 import {
-  gitCommit,
-  machineInfo,
   median,
   printTable,
   progress,
+  resultsHeader,
   writeResults,
   type BenchResults,
   type Row,
@@ -81,10 +80,7 @@ export async function run(): Promise<CliResults> {
       });
     }
     const results: CliResults = {
-      bench: 'cli',
-      timestamp: new Date().toISOString(),
-      commit: gitCommit(),
-      machine: machineInfo(),
+      ...resultsHeader('cli'),
       rows,
       binary,
       runsMs,

@@ -24,11 +24,10 @@ import { openDatabase } from '../src/db/client.ts';
 import { silentLogger } from '../src/logger.ts';
 import { dashboardGzipBytes } from '../src/modules/dashboard/index.ts';
 import {
-  gitCommit,
-  machineInfo,
   median,
   printTable,
   progress,
+  resultsHeader,
   writeResults,
   type BenchResults,
   type Row,
@@ -262,10 +261,7 @@ export async function run(): Promise<DashboardResults> {
       },
     ];
     const results: DashboardResults = {
-      bench: 'dashboard',
-      timestamp: new Date().toISOString(),
-      commit: gitCommit(),
-      machine: machineInfo(),
+      ...resultsHeader('dashboard'),
       rows,
       runsMs,
       gzipBytes: dashboardGzipBytes,

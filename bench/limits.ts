@@ -19,16 +19,15 @@
  * (default 3), BENCH_DURATION (s, default 3).
  */
 import { Database } from 'bun:sqlite';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileExecutable } from '../cli/build.ts';
 import { clientGroup } from '../src/limits/client-group.ts';
 import { createRateLimiter } from '../src/limits/rate-limiter.ts';
 import { api, ORIGIN } from './lib/api.ts';
-import { hasTaskset, pinned, SERVER_CORE, startListening, type Started } from './lib/processes.ts';
+import { hasTaskset, inWorkDir, pinned, SERVER_CORE, startListening, type Started } from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
-import { gitCommit, machineInfo, progress, writeResults, type BenchResults, type Row } from './lib/report.ts';
+import { printTable, progress, resultsHeader, writeResults, type BenchResults, type Row } from './lib/report.ts';
 import { median, quantile, round3 } from './lib/sampling.ts';
 import { wrk } from './lib/wrk.ts';
 
@@ -173,8 +172,7 @@ function limiterMemory(clients: number) {
 
 export async function run(): Promise<BenchResults> {
   if (Bun.which('wrk') === null) throw new Error('wrk is not installed: apt-get install -y wrk');
-  const work = mkdtempSync(join(tmpdir(), 'calc-bench-limits-'));
-  try {
+  return inWorkDir('calc-bench-limits-', async (work) => {
     progress(`limits: ${hasTaskset ? `servers on core ${SERVER_CORE}` : 'taskset absent: unpinned'}`);
     const bin = join(work, 'calc');
     const built = compileExecutable(bin);
@@ -211,10 +209,7 @@ export async function run(): Promise<BenchResults> {
       },
     ];
     const results: BenchResults = {
-      bench: 'limits',
-      timestamp: new Date().toISOString(),
-      commit: gitCommit(),
-      machine: machineInfo(),
+      ...resultsHeader('limits'),
       config: { rounds: ROUNDS, sharedRuns: SHARED_RUNS, durationS: DURATION_S, clients: CLIENTS },
       rows,
       throughput: load,
@@ -222,12 +217,7 @@ export async function run(): Promise<BenchResults> {
     };
     writeResults('limits', results);
     return results;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
 
-if (import.meta.main) {
-  const { printTable } = await import('./lib/report.ts');
-  printTable(await run());
-}
+if (import.meta.main) printTable(await run());

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { startPostgres, type ThrowawayPostgres } from '../test/helpers/postgres.ts';
 import { api, ORIGIN, widgetBody } from './lib/api.ts';
 import { pinned, prepareBinary, SERVER_CORE, startListening, type Started } from './lib/processes.ts';
-import { gitCommit, machineInfo, median, printTable, progress, writeResults, type BenchResults } from './lib/report.ts';
+import { median, printTable, progress, resultsHeader, writeResults, type BenchResults } from './lib/report.ts';
 import { CONNECTIONS, wrk, wrkScript, type WrkResult } from './lib/wrk.ts';
 
 const SECONDS = Math.max(1, Number(process.env.BENCH_PG_SECONDS ?? 5));
@@ -90,10 +90,7 @@ export async function run(): Promise<PostgresResults> {
     const p99 = (name: keyof typeof runs) => median(runs[name].map((r) => r.p99Ms));
     const ratio = rps('postgres') / rps('sqlite');
     const results: PostgresResults = {
-      bench: 'postgres',
-      timestamp: new Date().toISOString(),
-      commit: gitCommit(),
-      machine: machineInfo(),
+      ...resultsHeader('postgres'),
       rows: [
         { metric: 'widget load, SQLite', value: Math.round(rps('sqlite')), unit: 'req/s', target: '', pass: null },
         {

@@ -21,26 +21,16 @@
  * (default 3), BENCH_DURATION (s, default 3), BENCH_USAGE_SAMPLES (default 40).
  */
 import { Database } from 'bun:sqlite';
-import {
-  copyFileSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileExecutable } from '../cli/build.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { createUsageStore } from '../src/db/usage-store.ts';
 import { createUsageCounter } from '../src/usage/counter.ts';
 import { api } from './lib/api.ts';
-import { hasTaskset, pinned, SERVER_CORE, startListening, type Started } from './lib/processes.ts';
+import { hasTaskset, inWorkDir, pinned, SERVER_CORE, startListening, type Started } from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
-import { gitCommit, machineInfo, progress, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
+import { printTable, progress, resultsHeader, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
 import { median, quantile, round1, round3 } from './lib/sampling.ts';
 import { wrk } from './lib/wrk.ts';
 
@@ -294,8 +284,7 @@ async function usageLatency(work: string, bin: string) {
 
 export async function run(): Promise<BenchResults> {
   if (Bun.which('wrk') === null) throw new Error('wrk is not installed: apt-get install -y wrk');
-  const work = mkdtempSync(join(tmpdir(), 'calc-bench-usage-'));
-  try {
+  return inWorkDir('calc-bench-usage-', async (work) => {
     progress(`usage: ${hasTaskset ? `servers on core ${SERVER_CORE}` : 'taskset absent: unpinned'}`);
     const bins = buildPair(work);
     const memory = await memoryPerPairs(work);
@@ -342,10 +331,7 @@ export async function run(): Promise<BenchResults> {
       },
     ];
     const results: BenchResults = {
-      bench: 'usage',
-      timestamp: new Date().toISOString(),
-      commit: gitCommit(),
-      machine: machineInfo(),
+      ...resultsHeader('usage'),
       config: { rounds: ROUNDS, sharedRuns: SHARED_RUNS, durationS: DURATION_S, samples: SAMPLES },
       rows,
       throughput: load,
@@ -354,12 +340,7 @@ export async function run(): Promise<BenchResults> {
     };
     writeResults('usage', results);
     return results;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
 
-if (import.meta.main) {
-  const { printTable } = await import('./lib/report.ts');
-  printTable(await run());
-}
+if (import.meta.main) printTable(await run());

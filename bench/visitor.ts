@@ -35,7 +35,7 @@ import {
   startListening,
   type Started,
 } from './lib/processes.ts';
-import { gitCommit, machineInfo, printTable, progress, ROOT, writeResults, type Row } from './lib/report.ts';
+import { printTable, progress, resultsHeader, ROOT, writeResults, type Row } from './lib/report.ts';
 import { median, quantile, round2, round3 } from './lib/sampling.ts';
 import { wrk, wrkScript, wrkVersion } from './lib/wrk.ts';
 import { createAccounts, PREFILL_VALUES, widgetLoad } from './webhook-setup.ts';
@@ -251,10 +251,7 @@ export async function run() {
       },
     ];
     const results = {
-      bench: 'visitor',
-      timestamp: new Date().toISOString(),
-      commit: gitCommit(),
-      machine: machineInfo(),
+      ...resultsHeader('visitor'),
       wrk: wrkVersion(),
       rows,
       ratios,

@@ -31,11 +31,10 @@ import { openDatabase } from '../src/db/client.ts';
 import { silentLogger } from '../src/logger.ts';
 import { languagePackSizes, widgetScriptSizes } from '../src/modules/widget-script/index.ts';
 import {
-  gitCommit,
-  machineInfo,
   median,
   printTable,
   progress,
+  resultsHeader,
   writeResults,
   type BenchResults,
   type Row,
@@ -294,10 +293,7 @@ export async function run(): Promise<WidgetResults> {
       },
     ];
     const results: WidgetResults = {
-      bench: 'widget',
-      timestamp: new Date().toISOString(),
-      commit: gitCommit(),
-      machine: machineInfo(),
+      ...resultsHeader('widget'),
       rows,
       sizes: widgetScriptSizes,
       packSizes: languagePackSizes,

@@ -1,5 +1,6 @@
 /** Child processes of the benches: pinning to a core, servers that print their URL, the executable under test. */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { progress, ROOT } from './report.ts';
@@ -123,4 +124,14 @@ export function prepareBinary(workDir: string): Binary {
   const note = `build of the working tree failed; measured dist/calc from ${statSync(dist).mtime.toISOString()}`;
   progress(`${note}\n${build.output.slice(0, 2000)}`);
   return { path: dist, built: false, note };
+}
+
+/** Runs `body` in a fresh temporary folder whose name starts with `prefix`, and removes the folder afterwards. */
+export async function inWorkDir<T>(prefix: string, body: (work: string) => Promise<T>): Promise<T> {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    return await body(work);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

@@ -104,6 +104,11 @@ export function printTable(
   for (const row of notes) out(`  * ${row.metric}: ${row.note}`);
 }
 
+/** The fields every bench's results open with: which bench, when, at what commit, on what machine. */
+export function resultsHeader(bench: string): Pick<BenchResults, 'bench' | 'timestamp' | 'commit' | 'machine'> {
+  return { bench, timestamp: new Date().toISOString(), commit: gitCommit(), machine: machineInfo() };
+}
+
 export function writeResults(name: string, results: unknown): string {
   const file = join(RESULTS_DIR, `${name}.json`);
   mkdirSync(dirname(file), { recursive: true });

@@ -2,11 +2,11 @@ import type { RateSettings } from '../config.ts';
 import { rateLimited } from '../errors.ts';
 import { clientGroup } from '../limits/client-group.ts';
 import { createRateLimiter, type RateLimiter } from '../limits/rate-limiter.ts';
+import { DAY_MS } from '../usage/counter.ts';
 import type { GroupConcern } from './route-group.ts';
 
 const MINUTE_MS = 60 * 1000;
 const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
 
 export interface RateLimitDeps {
   rates: RateSettings;

@@ -7,7 +7,8 @@ export function periodOf(date: Date): string {
   return `${date.getUTCFullYear()}-${month < 10 ? '0' : ''}${month}`;
 }
 
-const DAY_MS = 86_400_000;
+/** Milliseconds in a UTC day. */
+export const DAY_MS = 86_400_000;
 let today = { start: 0, end: 0, day: '' };
 
 /**

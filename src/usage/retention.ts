@@ -1,10 +1,9 @@
 import type { UsageStore } from '../db/usage-store.ts';
 import type { Logger } from '../logger.ts';
-import { dayOf } from './counter.ts';
+import { DAY_MS, dayOf } from './counter.ts';
 
 /** Per-day usage rows are kept this many days (a year's comparison plus a month). */
 export const RETENTION_DAYS = 400;
-const DAY_MS = 86_400_000;
 const EVERY_MS = 3_600_000;
 
 /**

@@ -3,7 +3,7 @@ import type { Plan } from '../../plans.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import type { UsageStore } from '../../db/usage-store.ts';
 import { invalidRequest } from '../../errors.ts';
-import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
+import { DAY_MS, dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
 import type { QuotaPeriod, QuotaStatus, UsageQuery, UsageReport } from './model.ts';
 
 export interface UsageDeps {
@@ -17,7 +17,6 @@ type Report = Static<typeof UsageReport>;
 type LoadRow = Report['rows'][number];
 type CallRow = Report['webhook'][number];
 
-const DAY_MS = 86_400_000;
 /** The default range: the 30 days ending today. */
 const DEFAULT_DAYS = 30;
 /** The longest range one request may ask for, in days between `from` and `to`. */
