@@ -2,112 +2,77 @@
  * The widget as a guest on someone else's page, in real Chromium: a strict CSP without
  * nonce, hostile host CSS, styling hooks that do reach in, themes, and axe-core.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROOT } from '../helpers/process.ts';
-import { launchChromium, screenshot, type PageRecord } from './support/browser.ts';
-import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import {
-  closeRecordedPage,
-  events,
-  field,
-  openRecordedPage,
-  resultValue,
-  waitForEvent,
-} from './support/widget-page.ts';
-import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
+import { screenshot } from './support/browser.ts';
+import { hostPage } from './support/servers.ts';
+import { events, field, resultValue, waitForEvent } from './support/widget-page.ts';
+import { recordCspViolations, strictPolicy, useWidgetPage } from './support/widget-suite.ts';
 
-let browser: Browser;
-let api: ApiServer;
-let site: HostSite;
-let apiKey: string;
-let context: BrowserContext;
-let page: Page;
-let record: PageRecord;
-
-beforeAll(async () => {
-  api = startApi({ prefill: async () => ({ weightKg: 90 }) });
-  site = startHostSite();
-  ({ apiKey } = await api.accountFor(site.origin));
-  browser = await launchChromium();
-}, HOOK_TIMEOUT_MS);
-
-afterAll(async () => {
-  await browser?.close();
-  await api?.stop();
-  await site?.stop();
-}, HOOK_TIMEOUT_MS);
-
-async function newPage(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<void> {
-  ({ context, page, record } = await openRecordedPage(browser, { colorScheme: options.colorScheme ?? 'light' }));
-}
-
-beforeEach(() => newPage());
-
-afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
+const suite = useWidgetPage({
+  api: { prefill: async () => ({ weightKg: 90 }) },
+  account: true,
+  context: { colorScheme: 'light' },
+});
 
 async function open(html: string, headers: Record<string, string> = {}): Promise<void> {
-  await page.goto(site.page(`/${crypto.randomUUID()}`, html, headers));
+  await suite.page.goto(suite.site.page(`/${crypto.randomUUID()}`, html, headers));
 }
 
 describe('strict Content-Security-Policy', () => {
   test('works with no nonce when only the API origin is allowed: no violation, no CSP error', async () => {
-    await context.addInitScript(() => {
-      const seen: string[] = [];
-      Object.defineProperty(window, 'cspViolations', { value: seen });
-      document.addEventListener('securitypolicyviolation', (event) =>
-        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
-      );
-    });
-    const policy = `default-src 'none'; script-src ${api.url}; connect-src ${api.url}; style-src ${api.url}; img-src ${api.url}`;
+    await recordCspViolations(suite.context);
+    const policy = strictPolicy(suite.api.url);
     await open(
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         widgets: [
-          { calcId: 'bmi', apiKey, attributes: 'data-units="metric"' },
-          { calcId: 'body-fat', apiKey, attributes: 'data-theme="dark"' },
+          { calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-units="metric"' },
+          { calcId: 'body-fat', apiKey: suite.apiKey, attributes: 'data-theme="dark"' },
         ],
       }),
       {
         'content-security-policy': policy,
       },
     );
-    await waitForEvent(page, 'calc:ready', 'w0');
-    await waitForEvent(page, 'calc:ready', 'w1');
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    await waitForEvent(suite.page, 'calc:ready', 'w1');
     // The load answer arrived (connect-src) and was applied.
-    expect(await field(page, 'w0', 'weight').inputValue()).toBe('90');
-    await field(page, 'w0', 'height').fill('180');
-    expect(await resultValue(page, 'w0').textContent()).toBe('27.8');
+    expect(await field(suite.page, 'w0', 'weight').inputValue()).toBe('90');
+    await field(suite.page, 'w0', 'height').fill('180');
+    expect(await resultValue(suite.page, 'w0').textContent()).toBe('27.8');
     // The adopted stylesheet applies (style-src does not block constructable sheets).
-    const radius = await page.evaluate(() => {
+    const radius = await suite.page.evaluate(() => {
       const root = document.querySelector('#w0')?.shadowRoot?.querySelector('.root');
       return root ? getComputedStyle(root).borderTopLeftRadius : '';
     });
     expect(radius).toBe('8px');
-    await page.waitForTimeout(100);
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
-    expect(record.consoleErrors.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([]);
-    await screenshot(page, 'strict-csp');
+    await suite.page.waitForTimeout(100);
+    expect(await suite.page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual(
+      [],
+    );
+    expect(suite.record.consoleErrors.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([]);
+    await screenshot(suite.page, 'strict-csp');
   });
 
   test("works under Trusted Types too (no HTML sinks): require-trusted-types-for 'script'", async () => {
-    const policy = `default-src 'none'; script-src ${api.url}; connect-src ${api.url}; require-trusted-types-for 'script'; trusted-types 'none'`;
-    await open(hostPage({ api: api.url, widgets: [{ calcId: 'tdee', apiKey }] }), {
+    const policy = `default-src 'none'; script-src ${suite.api.url}; connect-src ${suite.api.url}; require-trusted-types-for 'script'; trusted-types 'none'`;
+    await open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'tdee', apiKey: suite.apiKey }] }), {
       'content-security-policy': policy,
     });
-    await waitForEvent(page, 'calc:ready', 'w0');
-    await field(page, 'w0', 'age').fill('41');
-    expect(await resultValue(page, 'w0').textContent()).toMatch(/^\d/);
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    await field(suite.page, 'w0', 'age').fill('41');
+    expect(await resultValue(suite.page, 'w0').textContent()).toMatch(/^\d/);
     expect(
-      record.consoleErrors.filter((text) => /Content Security Policy|Trusted Type|Refused to/i.test(text)),
+      suite.record.consoleErrors.filter((text) => /Content Security Policy|Trusted Type|Refused to/i.test(text)),
     ).toEqual([]);
   });
 });
 
 /** Computed styles and sizes of everything inside a widget's shadow root. */
 function shadowStyles(host: string): Promise<string[]> {
-  return page.evaluate((host) => {
+  return suite.page.evaluate((host) => {
     const root = document.querySelector(`#${host}`)?.shadowRoot;
     if (!root) return [];
     const properties = [
@@ -134,7 +99,7 @@ function shadowStyles(host: string): Promise<string[]> {
 
 /** Computed styles of the host page's own elements. */
 function hostStyles(): Promise<string[]> {
-  return page.evaluate(() => {
+  return suite.page.evaluate(() => {
     const properties = [
       'display',
       'color',
@@ -162,9 +127,9 @@ const PROBE =
 
 describe('style isolation', () => {
   test('hostile host CSS does not change the widget', async () => {
-    const widgets = [{ calcId: 'bmi', apiKey, attributes: 'data-units="metric"' }];
-    await open(hostPage({ api: api.url, widgets }));
-    await waitForEvent(page, 'calc:ready', 'w0');
+    const widgets = [{ calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-units="metric"' }];
+    await open(hostPage({ api: suite.api.url, widgets }));
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
     const clean = await shadowStyles('w0');
     expect(clean.length).toBeGreaterThan(20);
 
@@ -174,10 +139,10 @@ describe('style isolation', () => {
       form, label, p, span, div, dl, dt, dd, fieldset, legend { background: yellow !important; border: 5px dashed red !important; padding: 30px !important; margin: 10px !important; }
       .root, .field, .unit, .result, .title { display: none !important; }
     </style>`;
-    await open(hostPage({ api: api.url, widgets, head: hostile }));
-    await waitForEvent(page, 'calc:ready', 'w0');
+    await open(hostPage({ api: suite.api.url, widgets, head: hostile }));
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
     expect(await shadowStyles('w0')).toEqual(clean);
-    await screenshot(page, 'hostile-host-css');
+    await screenshot(suite.page, 'hostile-host-css');
   });
 
   test('the widget does not change the host page', async () => {
@@ -186,15 +151,15 @@ describe('style isolation', () => {
     expect(without.length).toBeGreaterThan(8);
     await open(
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         before: PROBE,
         widgets: [
-          { calcId: 'bmi', apiKey },
-          { calcId: 'loan', apiKey, attributes: 'data-theme="dark"' },
+          { calcId: 'bmi', apiKey: suite.apiKey },
+          { calcId: 'loan', apiKey: suite.apiKey, attributes: 'data-theme="dark"' },
         ],
       }),
     );
-    await waitForEvent(page, 'calc:ready', 'w1');
+    await waitForEvent(suite.page, 'calc:ready', 'w1');
     expect(await hostStyles()).toEqual(without);
   });
 
@@ -204,9 +169,9 @@ describe('style isolation', () => {
       [data-calc-widget]::part(title) { text-transform: uppercase; }
       [data-calc-widget]::part(input) { border-color: rgb(0, 128, 0); }
     </style>`;
-    await open(hostPage({ api: api.url, head, widgets: [{ calcId: 'bmi', apiKey }] }));
-    await waitForEvent(page, 'calc:ready', 'w0');
-    const styles = await page.evaluate(() => {
+    await open(hostPage({ api: suite.api.url, head, widgets: [{ calcId: 'bmi', apiKey: suite.apiKey }] }));
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    const styles = await suite.page.evaluate(() => {
       const root = document.querySelector('#w0')?.shadowRoot;
       const style = (selector: string) => {
         const element = root?.querySelector(selector);
@@ -230,27 +195,27 @@ describe('style isolation', () => {
   });
 
   test('themes: light by default, dark on request, auto follows the system', async () => {
-    await context.close();
-    await newPage({ colorScheme: 'dark' });
+    await suite.context.close();
+    await suite.reopen({ colorScheme: 'dark' });
     await open(
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         widgets: [
-          { calcId: 'bmi', apiKey },
-          { calcId: 'bmi', apiKey, attributes: 'data-theme="dark"' },
-          { calcId: 'bmi', apiKey, attributes: 'data-theme="auto"' },
+          { calcId: 'bmi', apiKey: suite.apiKey },
+          { calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-theme="dark"' },
+          { calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-theme="auto"' },
         ],
       }),
     );
-    await waitForEvent(page, 'calc:ready', 'w2');
-    const backgrounds = await page.evaluate(() =>
+    await waitForEvent(suite.page, 'calc:ready', 'w2');
+    const backgrounds = await suite.page.evaluate(() =>
       ['w0', 'w1', 'w2'].map((id) => {
         const root = document.querySelector(`#${id}`)?.shadowRoot?.querySelector('.root');
         return root ? getComputedStyle(root).backgroundColor : '';
       }),
     );
     expect(backgrounds).toEqual(['rgb(255, 255, 255)', 'rgb(27, 31, 36)', 'rgb(27, 31, 36)']);
-    await screenshot(page, 'themes-dark-system');
+    await screenshot(suite.page, 'themes-dark-system');
   });
 });
 
@@ -264,27 +229,27 @@ interface AxeViolation {
 describe('accessibility', () => {
   test('axe-core finds no serious or critical violation in the widgets (light, dark, invalid input)', async () => {
     const html = hostPage({
-      api: api.url,
+      api: suite.api.url,
       before: '<main><h1>Calculators</h1>',
       after: '</main>',
       widgets: [
-        { calcId: 'bmi', apiKey },
-        { calcId: 'body-fat', apiKey, attributes: 'data-theme="dark"' },
-        { calcId: 'loan', apiKey, attributes: 'data-currency="EUR"' },
-        { calcId: 'tdee', apiKey, attributes: 'data-theme="dark" data-units="imperial"' },
-        { calcId: 'fuel-cost', apiKey },
+        { calcId: 'bmi', apiKey: suite.apiKey },
+        { calcId: 'body-fat', apiKey: suite.apiKey, attributes: 'data-theme="dark"' },
+        { calcId: 'loan', apiKey: suite.apiKey, attributes: 'data-currency="EUR"' },
+        { calcId: 'tdee', apiKey: suite.apiKey, attributes: 'data-theme="dark" data-units="imperial"' },
+        { calcId: 'fuel-cost', apiKey: suite.apiKey },
       ],
     });
     await open(html);
-    for (const id of ['w0', 'w1', 'w2', 'w3', 'w4']) await waitForEvent(page, 'calc:ready', id);
-    await field(page, 'w1', 'sex').selectOption('female');
-    await field(page, 'w0', 'height').fill('999');
-    await field(page, 'w0', 'height').press('Tab');
-    expect(await field(page, 'w0', 'height').getAttribute('aria-invalid')).toBe('true');
+    for (const id of ['w0', 'w1', 'w2', 'w3', 'w4']) await waitForEvent(suite.page, 'calc:ready', id);
+    await field(suite.page, 'w1', 'sex').selectOption('female');
+    await field(suite.page, 'w0', 'height').fill('999');
+    await field(suite.page, 'w0', 'height').press('Tab');
+    expect(await field(suite.page, 'w0', 'height').getAttribute('aria-invalid')).toBe('true');
 
     const axeSource = await Bun.file(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')).text();
-    await page.addScriptTag({ content: axeSource });
-    const violations = await page.evaluate(async () => {
+    await suite.page.addScriptTag({ content: axeSource });
+    const violations = await suite.page.evaluate(async () => {
       const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } })
         .axe;
       const result = await axe.run(document);
@@ -299,15 +264,18 @@ describe('accessibility', () => {
       (violation) => violation.impact === 'serious' || violation.impact === 'critical',
     );
     expect(blocking).toEqual([]);
-    await screenshot(page, 'axe-page');
+    await screenshot(suite.page, 'axe-page');
   });
 
   test('the result is a status live region; units and help are linked to their inputs', async () => {
     await open(
-      hostPage({ api: api.url, widgets: [{ calcId: 'fuel-cost', apiKey, attributes: 'data-units="metric"' }] }),
+      hostPage({
+        api: suite.api.url,
+        widgets: [{ calcId: 'fuel-cost', apiKey: suite.apiKey, attributes: 'data-units="metric"' }],
+      }),
     );
-    await waitForEvent(page, 'calc:ready', 'w0');
-    const a11y = await page.evaluate(() => {
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    const a11y = await suite.page.evaluate(() => {
       const root = document.querySelector('#w0')?.shadowRoot;
       const input = root?.querySelector('[data-key=distance]');
       const described = (input?.getAttribute('aria-describedby') ?? '')
@@ -330,6 +298,6 @@ describe('accessibility', () => {
       legend: 'Units',
       radios: 2,
     });
-    expect((await events(page, 'calc:result', 'w0')).length).toBeGreaterThan(0);
+    expect((await events(suite.page, 'calc:result', 'w0')).length).toBeGreaterThan(0);
   });
 });

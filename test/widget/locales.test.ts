@@ -4,17 +4,16 @@
  * format, one pack request per language and page (none for English), English for a
  * language without a pack, and all of it under the strict host policy with packs loading.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Request } from 'playwright-core';
 import { calculatorIds } from '../../src/calculators/index.ts';
 import { translatableTexts } from '../../widget/build/texts.ts';
 import { ROOT } from '../helpers/process.ts';
-import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium, type PageRecord } from './support/browser.ts';
-import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import { closeRecordedPage, field, openRecordedPage, resultValue, waitForEvent } from './support/widget-page.ts';
+import { hostPage } from './support/servers.ts';
+import { field, resultValue, waitForEvent } from './support/widget-page.ts';
+import { recordCspViolations, strictPolicy, useWidgetPage } from './support/widget-suite.ts';
 
 // Whole pages of widgets in a real browser: a loaded machine must not turn that into a failure.
 setDefaultTimeout(60_000);
@@ -22,47 +21,25 @@ setDefaultTimeout(60_000);
 const keys = new Set(translatableTexts());
 const packOf = (language: string): Record<string, string> =>
   JSON.parse(readFileSync(join(ROOT, 'widget', 'i18n', `${language}.json`), 'utf8'));
-
-let browser: Browser;
-let api: ApiServer;
-let site: HostSite;
-let apiKey: string;
-let context: BrowserContext;
-let page: Page;
-let record: PageRecord;
-let packRequests: Request[];
-
-beforeAll(async () => {
-  api = startApi();
-  site = startHostSite();
-  ({ apiKey } = await api.accountFor(site.origin));
-  browser = await launchChromium();
-}, HOOK_TIMEOUT_MS);
-
-afterAll(async () => {
-  await browser?.close();
-  await api?.stop();
-  await site?.stop();
-}, HOOK_TIMEOUT_MS);
-
-async function newPage(locale = 'en-GB'): Promise<void> {
-  ({ context, page, record } = await openRecordedPage(browser, { locale }));
-  packRequests = [];
-  page.on('request', (request) => {
-    if (request.url().includes('/widget/i18n/')) packRequests.push(request);
-  });
-}
-
-beforeEach(() => newPage(), HOOK_TIMEOUT_MS);
-afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
+const packRequests: Request[] = [];
+const suite = useWidgetPage({
+  account: true,
+  context: { locale: 'en-GB' },
+  onPage(page) {
+    packRequests.length = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/widget/i18n/')) packRequests.push(request);
+    });
+  },
+});
 
 async function open(html: string, headers: Record<string, string> = {}): Promise<void> {
-  await page.goto(site.page(`/${crypto.randomUUID()}`, html, headers));
+  await suite.page.goto(suite.site.page(`/${crypto.randomUUID()}`, html, headers));
 }
 
 /** Every text node in a widget's shadow root, trimmed, with option labels. */
 function shownTexts(host: string): Promise<string[]> {
-  return page.evaluate((host) => {
+  return suite.page.evaluate((host) => {
     const root = document.querySelector(`#${host}`)?.shadowRoot;
     if (!root) return [];
     const texts: string[] = [];
@@ -77,7 +54,7 @@ function shownTexts(host: string): Promise<string[]> {
 
 /** Formats like the locale does, in the page: the widget must agree with Intl there. */
 function intl(locale: string, value: number, options: Intl.NumberFormatOptions): Promise<string> {
-  return page.evaluate(({ locale, value, options }) => new Intl.NumberFormat(locale, options).format(value), {
+  return suite.page.evaluate(({ locale, value, options }) => new Intl.NumberFormat(locale, options).format(value), {
     locale,
     value,
     options,
@@ -101,17 +78,17 @@ describe('eight languages', () => {
       const pack = packOf(language);
       await open(
         hostPage({
-          api: api.url,
+          api: suite.api.url,
           lang: 'en',
           widgets: calculatorIds.map((calcId) => ({
             calcId,
-            apiKey,
+            apiKey: suite.apiKey,
             id: calcId.replace(/-/g, '_'),
             attributes: `data-locale="${locale}" data-currency="${currency}" data-units="metric"`,
           })),
         }),
       );
-      for (const calcId of calculatorIds) await waitForEvent(page, 'calc:ready', calcId.replace(/-/g, '_'));
+      for (const calcId of calculatorIds) await waitForEvent(suite.page, 'calc:ready', calcId.replace(/-/g, '_'));
       for (const calcId of calculatorIds) {
         const host = calcId.replace(/-/g, '_');
         const texts = await shownTexts(host);
@@ -119,14 +96,14 @@ describe('eight languages', () => {
         const untranslated = texts.filter((text) => keys.has(text) && pack[text] !== text);
         expect({ calcId, untranslated }).toEqual({ calcId, untranslated: [] });
         expect(texts.length).toBeGreaterThan(5);
-        expect(await page.locator(`#${host} .root`).getAttribute('lang')).toBe(language);
+        expect(await suite.page.locator(`#${host} .root`).getAttribute('lang')).toBe(language);
       }
-      expect(await page.locator('#bmi .title').textContent()).toBe(pack['Body Mass Index (BMI)'] ?? '');
+      expect(await suite.page.locator('#bmi .title').textContent()).toBe(pack['Body Mass Index (BMI)'] ?? '');
       // Decimal comma, grouping and currency placement as the locale writes them.
       const normalise = (text: string | null) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ');
-      expect(normalise(await resultValue(page, 'bmi').textContent())).toBe(bmi);
-      expect(normalise(await resultValue(page, 'loan').textContent())).toBe(loan);
-      expect(await resultValue(page, 'loan').textContent()).toBe(
+      expect(normalise(await resultValue(suite.page, 'bmi').textContent())).toBe(bmi);
+      expect(normalise(await resultValue(suite.page, 'loan').textContent())).toBe(loan);
+      expect(await resultValue(suite.page, 'loan').textContent()).toBe(
         await intl(locale, 400.7568, {
           style: 'currency',
           currency,
@@ -134,7 +111,7 @@ describe('eight languages', () => {
           maximumFractionDigits: 2,
         }),
       );
-      expect(await resultValue(page, 'mortgage').textContent()).toBe(
+      expect(await resultValue(suite.page, 'mortgage').textContent()).toBe(
         await intl(locale, 2514.28, {
           style: 'currency',
           currency,
@@ -142,10 +119,10 @@ describe('eight languages', () => {
           maximumFractionDigits: 2,
         }),
       );
-      expect(await field(page, 'fuel_cost', 'fuelPrice').inputValue()).toBe(fuelPrice);
+      expect(await field(suite.page, 'fuel_cost', 'fuelPrice').inputValue()).toBe(fuelPrice);
       // The visitor types with the locale's decimal comma.
-      await field(page, 'bmi', 'weight').fill('80,5');
-      expect(normalise(await resultValue(page, 'bmi').textContent())).toBe('26,3');
+      await field(suite.page, 'bmi', 'weight').fill('80,5');
+      expect(normalise(await resultValue(suite.page, 'bmi').textContent())).toBe('26,3');
       // Twelve widgets, one pack, fetched once from the script's origin.
       expect(packRequests.map((request) => new URL(request.url()).pathname)).toEqual([
         expect.stringMatching(new RegExp(`^/widget/i18n/${language}\\.[0-9a-f]{12}\\.json$`)),
@@ -156,89 +133,90 @@ describe('eight languages', () => {
   test('English needs no pack; a language without a pack shows English; <html lang> and the browser choose too', async () => {
     await open(
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         lang: 'en-US',
         widgets: [
-          { calcId: 'bmi', apiKey },
-          { calcId: 'bmi', apiKey, attributes: 'data-locale="ja-JP"' },
+          { calcId: 'bmi', apiKey: suite.apiKey },
+          { calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-locale="ja-JP"' },
         ],
       }),
     );
-    await waitForEvent(page, 'calc:ready', 'w1');
-    expect(await page.locator('#w0 .title').textContent()).toBe('Body Mass Index (BMI)');
-    expect(await page.locator('#w1 .title').textContent()).toBe('Body Mass Index (BMI)');
-    expect(await page.locator('#w1 .root').getAttribute('lang')).toBe('en');
+    await waitForEvent(suite.page, 'calc:ready', 'w1');
+    expect(await suite.page.locator('#w0 .title').textContent()).toBe('Body Mass Index (BMI)');
+    expect(await suite.page.locator('#w1 .title').textContent()).toBe('Body Mass Index (BMI)');
+    expect(await suite.page.locator('#w1 .root').getAttribute('lang')).toBe('en');
     expect(packRequests).toEqual([]);
 
-    await open(hostPage({ api: api.url, lang: 'nl', widgets: [{ calcId: 'tip', apiKey }] }));
-    await waitForEvent(page, 'calc:ready', 'w0');
-    expect(await page.locator('#w0 .title').textContent()).toBe('Fooi en rekening delen');
+    await open(hostPage({ api: suite.api.url, lang: 'nl', widgets: [{ calcId: 'tip', apiKey: suite.apiKey }] }));
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    expect(await suite.page.locator('#w0 .title').textContent()).toBe('Fooi en rekening delen');
 
-    await context.close();
-    await newPage('pl-PL');
+    await suite.context.close();
+    await suite.reopen({ locale: 'pl-PL' });
     await open(
-      `<!doctype html><html><head><meta charset="utf-8"><title>no lang</title></head><body><div id="w0" data-calc-widget data-calc-id="vat" data-api-key="${apiKey}"></div><script src="${api.url}/widget.js" async></script></body></html>`,
+      `<!doctype html><html><head><meta charset="utf-8"><title>no lang</title></head><body><div id="w0" data-calc-widget data-calc-id="vat" data-api-key="${suite.apiKey}"></div><script src="${suite.api.url}/widget.js" async></script></body></html>`,
     );
-    await waitForEvent(page, 'calc:ready', 'w0');
-    expect(await page.locator('#w0 .title').textContent()).toBe('VAT / podatek od sprzedaży');
-    expect(await page.locator('#w0 label[for="f-mode"]').textContent()).toBe('Kwota jest');
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    expect(await suite.page.locator('#w0 .title').textContent()).toBe('VAT / podatek od sprzedaży');
+    expect(await suite.page.locator('#w0 label[for="f-mode"]').textContent()).toBe('Kwota jest');
   });
 
   test('messages are translated too: the range message and "calculator unavailable"', async () => {
     await open(
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         widgets: [
-          { calcId: 'bmi', apiKey, attributes: 'data-locale="de-DE" data-units="metric"' },
+          { calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-locale="de-DE" data-units="metric"' },
           { calcId: 'bmi', apiKey: 'pk_thisKeyDoesNotExist000000', attributes: 'data-locale="fr"' },
         ],
       }),
     );
-    await waitForEvent(page, 'calc:ready', 'w0');
-    await field(page, 'w0', 'height').fill('999');
-    await field(page, 'w0', 'height').press('Tab');
-    expect(await page.locator('#w0 #e-height').textContent()).toBe('Geben Sie eine Zahl von 40 bis 272 cm ein.');
-    await waitForEvent(page, 'calc:error', 'w1');
-    expect(await page.locator('#w1 [part~="unavailable"]').textContent()).toBe('Calculateur indisponible');
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    await field(suite.page, 'w0', 'height').fill('999');
+    await field(suite.page, 'w0', 'height').press('Tab');
+    expect(await suite.page.locator('#w0 #e-height').textContent()).toBe('Geben Sie eine Zahl von 40 bis 272 cm ein.');
+    await waitForEvent(suite.page, 'calc:error', 'w1');
+    expect(await suite.page.locator('#w1 [part~="unavailable"]').textContent()).toBe('Calculateur indisponible');
   });
 
   test('a pack that cannot load leaves a working widget in English', async () => {
-    await page.route('**/widget/i18n/**', (route) => route.abort());
-    await open(hostPage({ api: api.url, widgets: [{ calcId: 'bmi', apiKey, attributes: 'data-locale="it-IT"' }] }));
-    await waitForEvent(page, 'calc:ready', 'w0');
-    expect(await page.locator('#w0 .title').textContent()).toBe('Body Mass Index (BMI)');
+    await suite.page.route('**/widget/i18n/**', (route) => route.abort());
+    await open(
+      hostPage({
+        api: suite.api.url,
+        widgets: [{ calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-locale="it-IT"' }],
+      }),
+    );
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    expect(await suite.page.locator('#w0 .title').textContent()).toBe('Body Mass Index (BMI)');
     // The numbers still follow the locale.
-    expect(await resultValue(page, 'w0').textContent()).toBe('22,9');
+    expect(await resultValue(suite.page, 'w0').textContent()).toBe('22,9');
   });
 });
 
 describe('strict host policy', () => {
   test('packs load under default-src none with only the API origin allowed: no violation', async () => {
-    await context.addInitScript(() => {
-      const seen: string[] = [];
-      Object.defineProperty(window, 'cspViolations', { value: seen });
-      document.addEventListener('securitypolicyviolation', (event) =>
-        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
-      );
-    });
-    const policy = `default-src 'none'; script-src ${api.url}; connect-src ${api.url}; style-src ${api.url}; img-src ${api.url}`;
+    await recordCspViolations(suite.context);
+    const policy = strictPolicy(suite.api.url);
     await open(
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         widgets: [
-          { calcId: 'bmi', apiKey, attributes: 'data-locale="es-ES" data-units="metric"' },
-          { calcId: 'body-fat', apiKey, attributes: 'data-locale="pl-PL" data-theme="dark"' },
+          { calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-locale="es-ES" data-units="metric"' },
+          { calcId: 'body-fat', apiKey: suite.apiKey, attributes: 'data-locale="pl-PL" data-theme="dark"' },
         ],
       }),
       { 'content-security-policy': policy },
     );
-    await waitForEvent(page, 'calc:ready', 'w0');
-    await waitForEvent(page, 'calc:ready', 'w1');
-    expect(await page.locator('#w0 .title').textContent()).toBe('Índice de masa corporal (IMC)');
-    expect(await page.locator('#w1 .title').textContent()).toBe('Tkanka tłuszczowa % (metoda U.S. Navy)');
-    expect(await page.locator('#w0 [part="band"]').textContent()).toBe('Peso normal');
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    await waitForEvent(suite.page, 'calc:ready', 'w1');
+    expect(await suite.page.locator('#w0 .title').textContent()).toBe('Índice de masa corporal (IMC)');
+    expect(await suite.page.locator('#w1 .title').textContent()).toBe('Tkanka tłuszczowa % (metoda U.S. Navy)');
+    expect(await suite.page.locator('#w0 [part="band"]').textContent()).toBe('Peso normal');
     expect(packRequests.length).toBe(2);
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
-    expect(record.consoleErrors.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([]);
+    expect(await suite.page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual(
+      [],
+    );
+    expect(suite.record.consoleErrors.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([]);
   });
 });

@@ -3,54 +3,24 @@
  * values < what the visitor typed, with calc:ready reporting each field's source, and
  * values failing a field's rules ignored at every layer.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, setDefaultTimeout, test } from 'bun:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect, setDefaultTimeout, test } from 'bun:test';
 import type { FieldValues } from '../../src/calculators/definition.ts';
-import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium, type PageRecord } from './support/browser.ts';
-import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import {
-  closeRecordedPage,
-  events,
-  field,
-  openRecordedPage,
-  resultValue,
-  waitForEvent,
-} from './support/widget-page.ts';
+import { hostPage } from './support/servers.ts';
+import { events, field, resultValue, waitForEvent } from './support/widget-page.ts';
+import { useWidgetPage } from './support/widget-suite.ts';
 
 // Whole pages of widgets in a real browser: a loaded machine must not turn that into a failure.
 setDefaultTimeout(60_000);
 
 const prefills = new Map<string, () => Promise<FieldValues>>();
 
-let browser: Browser;
-let api: ApiServer;
-let site: HostSite;
-let context: BrowserContext;
-let page: Page;
-let record: PageRecord;
-
-beforeAll(async () => {
-  api = startApi({ prefill: async (account) => (await prefills.get(account.email)?.()) ?? {} });
-  site = startHostSite();
-  browser = await launchChromium();
-}, HOOK_TIMEOUT_MS);
-
-afterAll(async () => {
-  await browser?.close();
-  await api?.stop();
-  await site?.stop();
-}, HOOK_TIMEOUT_MS);
-
-beforeEach(async () => {
-  ({ context, page, record } = await openRecordedPage(browser));
-}, HOOK_TIMEOUT_MS);
-
-afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
+const suite = useWidgetPage({
+  api: { prefill: async (account) => (await prefills.get(account.email)?.()) ?? {} },
+});
 
 /** A fresh account whose webhook answers `values`, after `gate` when given. */
 async function accountWithWebhook(values: FieldValues, gate?: Promise<void>): Promise<string> {
-  const { apiKey, email } = await api.accountFor(site.origin);
+  const { apiKey, email } = await suite.api.accountFor(suite.site.origin);
   prefills.set(email, async () => {
     await gate;
     return values;
@@ -136,40 +106,40 @@ test.each(TABLE)('precedence: $name', async (row) => {
     release = resolve;
   });
   const apiKey = await accountWithWebhook(row.webhook, gate);
-  await page.goto(
-    site.page(
+  await suite.page.goto(
+    suite.site.page(
       `/${crypto.randomUUID()}`,
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         widgets: [{ calcId: 'bmi', apiKey, attributes: row.embed ? attribute(row.embed) : 'data-units="metric"' }],
       }),
     ),
   );
   // Before the answer: the page's values are already shown and computed with.
-  await waitForEvent(page, 'calc:result', 'w0');
-  const first = (await events(page, 'calc:result', 'w0'))[0];
+  await waitForEvent(suite.page, 'calc:result', 'w0');
+  const first = (await events(suite.page, 'calc:result', 'w0'))[0];
   if (row.embed?.includes('"weightKg": 80')) expect(first?.detail.values).toMatchObject({ weight: 80 });
-  if (row.typed) await field(page, 'w0', 'weight').fill(row.typed);
+  if (row.typed) await field(suite.page, 'w0', 'weight').fill(row.typed);
   release();
-  const ready = await waitForEvent(page, 'calc:ready', 'w0');
-  expect(await field(page, 'w0', 'weight').inputValue()).toBe(row.weight);
-  expect(await field(page, 'w0', 'height').inputValue()).toBe(row.height);
+  const ready = await waitForEvent(suite.page, 'calc:ready', 'w0');
+  expect(await field(suite.page, 'w0', 'weight').inputValue()).toBe(row.weight);
+  expect(await field(suite.page, 'w0', 'height').inputValue()).toBe(row.height);
   expect(ready.detail).toEqual({
     calcId: 'bmi',
     sources: row.sources,
     values: { weight: Number(row.weight), height: Number(row.height) },
   });
   const bmi = Number(row.weight) / (Number(row.height) / 100) ** 2;
-  expect(await resultValue(page, 'w0').textContent()).toBe(bmi.toFixed(1));
+  expect(await resultValue(suite.page, 'w0').textContent()).toBe(bmi.toFixed(1));
 });
 
 test('data-values in the displayed units: imperial weight and height keys, select options checked', async () => {
   const apiKey = await accountWithWebhook({});
-  await page.goto(
-    site.page(
+  await suite.page.goto(
+    suite.site.page(
       `/${crypto.randomUUID()}`,
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         widgets: [
           { calcId: 'bmi', apiKey, attributes: `data-units="imperial" data-values='{"weight": 180, "heightCm": 180}'` },
           { calcId: 'body-fat', apiKey, attributes: `data-values='{"sex": "female", "hipCm": 100}'` },
@@ -178,15 +148,15 @@ test('data-values in the displayed units: imperial weight and height keys, selec
       }),
     ),
   );
-  const bmi = await waitForEvent(page, 'calc:ready', 'w0');
-  expect(await field(page, 'w0', 'weight').inputValue()).toBe('180');
-  expect(await field(page, 'w0', 'height').inputValue()).toBe('70.9');
+  const bmi = await waitForEvent(suite.page, 'calc:ready', 'w0');
+  expect(await field(suite.page, 'w0', 'weight').inputValue()).toBe('180');
+  expect(await field(suite.page, 'w0', 'height').inputValue()).toBe('70.9');
   expect(bmi.detail.sources).toEqual({ weight: 'embed', height: 'embed' });
-  const bodyFat = await waitForEvent(page, 'calc:ready', 'w1');
-  expect(await field(page, 'w1', 'sex').inputValue()).toBe('female');
-  expect(await field(page, 'w1', 'hip').isVisible()).toBe(true);
+  const bodyFat = await waitForEvent(suite.page, 'calc:ready', 'w1');
+  expect(await field(suite.page, 'w1', 'sex').inputValue()).toBe('female');
+  expect(await field(suite.page, 'w1', 'hip').isVisible()).toBe(true);
   expect((bodyFat.detail.sources as Record<string, string>).sex).toBe('embed');
-  const tdee = await waitForEvent(page, 'calc:ready', 'w2');
-  expect(await field(page, 'w2', 'activity').inputValue()).toBe('moderate');
+  const tdee = await waitForEvent(suite.page, 'calc:ready', 'w2');
+  expect(await field(suite.page, 'w2', 'activity').inputValue()).toBe('moderate');
   expect((tdee.detail.sources as Record<string, string>).activity).toBe('default');
 });

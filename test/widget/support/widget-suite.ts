@@ -1,0 +1,100 @@
+/** The setup every Chromium widget suite shares: the API, a host site, a browser and a recorded page per test. */
+import { afterAll, afterEach, beforeAll, beforeEach } from 'bun:test';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { HOOK_TIMEOUT_MS } from '../../helpers/timeouts.ts';
+import { launchChromium, type PageRecord } from './browser.ts';
+import { startApi, startHostSite, type ApiServer, type HostSite } from './servers.ts';
+import { closeRecordedPage, openRecordedPage } from './widget-page.ts';
+
+export interface WidgetSuiteOptions {
+  /** Passed to startApi. */
+  api?: Parameters<typeof startApi>[0];
+  /** Sign up one account for the host site before the tests (its key is `apiKey`). */
+  account?: boolean;
+  /** The browser context options of the page each test starts with. */
+  context?: BrowserContextOptions;
+  /** Called with every page opened, e.g. to watch its requests. */
+  onPage?: (page: Page) => void;
+}
+
+export interface WidgetSuite {
+  readonly api: ApiServer;
+  readonly site: HostSite;
+  /** The shared account's key (only with `account: true`). */
+  readonly apiKey: string;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly record: PageRecord;
+  /** Replaces the current page with a fresh one opened with `options` (the old context is the test's to close). */
+  reopen(options?: BrowserContextOptions): Promise<void>;
+}
+
+/** Registers the suite's hooks; the returned getters give the current servers, browser and page. */
+export function useWidgetPage(options: WidgetSuiteOptions = {}): WidgetSuite {
+  let api: ApiServer;
+  let site: HostSite;
+  let browser: Browser;
+  let apiKey = '';
+  let context: BrowserContext;
+  let page: Page;
+  let record: PageRecord;
+
+  async function reopen(contextOptions: BrowserContextOptions = options.context ?? {}): Promise<void> {
+    ({ context, page, record } = await openRecordedPage(browser, contextOptions));
+    options.onPage?.(page);
+  }
+
+  beforeAll(async () => {
+    api = startApi(options.api);
+    site = startHostSite();
+    if (options.account) ({ apiKey } = await api.accountFor(site.origin));
+    browser = await launchChromium();
+  }, HOOK_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+    await site?.stop();
+  }, HOOK_TIMEOUT_MS);
+
+  beforeEach(() => reopen(), HOOK_TIMEOUT_MS);
+
+  afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
+
+  return {
+    get api() {
+      return api;
+    },
+    get site() {
+      return site;
+    },
+    get apiKey() {
+      return apiKey;
+    },
+    get context() {
+      return context;
+    },
+    get page() {
+      return page;
+    },
+    get record() {
+      return record;
+    },
+    reopen,
+  };
+}
+
+/** Collects the page's CSP violations in window.cspViolations, from before the first script runs. */
+export async function recordCspViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    Object.defineProperty(window, 'cspViolations', { value: seen });
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+}
+
+/** A host policy allowing nothing but the API origin. */
+export const strictPolicy = (apiUrl: string): string =>
+  `default-src 'none'; script-src ${apiUrl}; connect-src ${apiUrl}; style-src ${apiUrl}; img-src ${apiUrl}`;
