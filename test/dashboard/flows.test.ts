@@ -325,8 +325,21 @@ test(
     const saved = (await server.api('GET', '/v1/widget-config/bmi', owner.token)).json;
     expect(saved.config.webhook).toEqual({ url: target.url('/prefill'), headers: { Authorization: '<redacted>' } });
 
-    // Reloaded, the stored value is shown as "(stored)" and never sent to the browser.
+    // Reloaded, the form waits for the saved webhook (nothing typed earlier can be
+    // overwritten by it); the stored value is shown as "(stored)" and never sent to the browser.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/v1/widget-config/bmi', async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    });
     await page.reload();
+    await page.getByText('Loading the saved webhook…').waitFor();
+    expect(await page.getByLabel('Webhook URL').count()).toBe(0);
+    release();
+    expect(await page.getByLabel('Webhook URL').inputValue()).toBe(target.url('/prefill'));
     const value = page.getByLabel('Header value 1 (stored)');
     expect(await value.getAttribute('placeholder')).toBe('(stored)');
     expect(await value.inputValue()).toBe('');

@@ -71,12 +71,11 @@ export function WebhookForm(props: { calcId: string; plan: Plan; onChanged: () =
     setUrl(answer.config.webhook?.url ?? '');
     setRows(rowsOf(answer.config));
   };
-  const refresh = () =>
-    api<WidgetConfigBody>('GET', `/v1/widget-config/${props.calcId}`).then(show, (error) =>
-      setNotice({ kind: 'error', text: messageOf(error) }),
-    );
+  const fetchConfig = () => api<WidgetConfigBody>('GET', `/v1/widget-config/${props.calcId}`);
+  // The form appears only once the saved webhook is known, so nothing typed earlier is
+  // overwritten when it arrives.
   useEffect(() => {
-    void refresh();
+    fetchConfig().then(show, (error) => setNotice({ kind: 'error', text: messageOf(error) }));
   }, [props.calcId]);
 
   async function run(work: () => Promise<string>) {
@@ -119,7 +118,8 @@ export function WebhookForm(props: { calcId: string; plan: Plan; onChanged: () =
     run(async () => {
       const result = await api<TestWebhookBody>('POST', `/v1/widget-config/${props.calcId}/test-webhook`);
       setTested(result);
-      await refresh();
+      // Only the last outcome changes: fields being edited stay as they are.
+      setLoaded(await fetchConfig());
       return `Test finished: ${result.outcome}.`;
     });
 
@@ -140,74 +140,78 @@ export function WebhookForm(props: { calcId: string; plan: Plan; onChanged: () =
           plan, so it cannot be saved. Ask the operator of this server to change your plan.
         </p>
       )}
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
-        <label for="webhook-url">Webhook URL</label>
-        <input
-          id="webhook-url"
-          type="url"
-          placeholder="https://api.shop.example/prefill"
-          value={url}
-          onInput={(event) => setUrl(event.currentTarget.value)}
-        />
-        <fieldset>
-          <legend>Headers</legend>
-          {rows.length === 0 && <p class="hint">No headers.</p>}
-          {rows.map((row, index) => (
-            <div class="header-row" key={row.id}>
-              <label>
-                Header name
-                <input
-                  type="text"
-                  value={row.name}
-                  autocomplete="off"
-                  aria-label={`Header name ${index + 1}`}
-                  onInput={(event) => setRow(row.id, { name: event.currentTarget.value })}
-                />
-              </label>
-              <label>
-                Header value
-                <input
-                  type="password"
-                  value={row.value}
-                  autocomplete="off"
-                  placeholder={row.stored ? '(stored)' : ''}
-                  aria-label={`Header value ${index + 1}${row.stored ? ' (stored)' : ''}`}
-                  onInput={(event) => setRow(row.id, { value: event.currentTarget.value })}
-                />
-              </label>
-              <button
-                type="button"
-                aria-label={`Remove header ${index + 1}`}
-                onClick={() => setRows((current) => current.filter((other) => other.id !== row.id))}
-              >
-                Remove header
-              </button>
-            </div>
-          ))}
-          <button
-            type="button"
-            onClick={() => setRows((current) => [...current, { id: nextRow++, name: '', value: '', stored: false }])}
-          >
-            Add header
-          </button>
-        </fieldset>
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            Save
-          </button>
-          <button type="button" disabled={busy} onClick={() => void test()}>
-            Test webhook
-          </button>
-          <button type="button" disabled={busy || !loaded?.config.webhook} onClick={() => void remove()}>
-            Remove webhook
-          </button>
-        </div>
-      </form>
+      {loaded === null ? (
+        !notice && <p class="hint">Loading the saved webhook…</p>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save();
+          }}
+        >
+          <label for="webhook-url">Webhook URL</label>
+          <input
+            id="webhook-url"
+            type="url"
+            placeholder="https://api.shop.example/prefill"
+            value={url}
+            onInput={(event) => setUrl(event.currentTarget.value)}
+          />
+          <fieldset>
+            <legend>Headers</legend>
+            {rows.length === 0 && <p class="hint">No headers.</p>}
+            {rows.map((row, index) => (
+              <div class="header-row" key={row.id}>
+                <label>
+                  Header name
+                  <input
+                    type="text"
+                    value={row.name}
+                    autocomplete="off"
+                    aria-label={`Header name ${index + 1}`}
+                    onInput={(event) => setRow(row.id, { name: event.currentTarget.value })}
+                  />
+                </label>
+                <label>
+                  Header value
+                  <input
+                    type="password"
+                    value={row.value}
+                    autocomplete="off"
+                    placeholder={row.stored ? '(stored)' : ''}
+                    aria-label={`Header value ${index + 1}${row.stored ? ' (stored)' : ''}`}
+                    onInput={(event) => setRow(row.id, { value: event.currentTarget.value })}
+                  />
+                </label>
+                <button
+                  type="button"
+                  aria-label={`Remove header ${index + 1}`}
+                  onClick={() => setRows((current) => current.filter((other) => other.id !== row.id))}
+                >
+                  Remove header
+                </button>
+              </div>
+            ))}
+            <button
+              type="button"
+              onClick={() => setRows((current) => [...current, { id: nextRow++, name: '', value: '', stored: false }])}
+            >
+              Add header
+            </button>
+          </fieldset>
+          <div class="actions">
+            <button type="submit" class="primary" disabled={busy}>
+              Save
+            </button>
+            <button type="button" disabled={busy} onClick={() => void test()}>
+              Test webhook
+            </button>
+            <button type="button" disabled={busy || !loaded?.config.webhook} onClick={() => void remove()}>
+              Remove webhook
+            </button>
+          </div>
+        </form>
+      )}
       <Notice notice={notice} />
       {tested && <Outcome title="Test result" result={{ ...tested }} />}
       <h3>Last outcome</h3>
