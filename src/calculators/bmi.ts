@@ -1,58 +1,20 @@
-import type { CalculatorDefinition, NumberField } from './definition.ts';
+import type { CalculatorDefinition } from './definition.ts';
+import { lengthPair, massPair } from './fields.ts';
 import { readCanonical } from './inputs.ts';
 
-// weightKg/heightCm always mean kg/cm (docs/embedding.md, "bmi's four keys"); weight/height are in the displayed
-// unit system. Imperial alias ranges are the canonical ranges converted and rounded
-// inwards, so every accepted alias value is also a valid canonical value.
-const weightKg: NumberField = {
-  key: 'weightKg',
-  kind: 'number',
-  label: 'Weight',
-  unit: 'kg',
-  min: 2,
-  max: 650,
-  default: 70,
-  step: 0.1,
-  help: 'Weight in kilograms, whatever unit system is displayed. Takes precedence over `weight`.',
-};
-
-const heightCm: NumberField = {
-  key: 'heightCm',
-  kind: 'number',
-  label: 'Height',
-  unit: 'cm',
-  min: 40,
-  max: 272,
-  default: 175,
-  step: 0.1,
-  help: 'Height in centimetres, whatever unit system is displayed. Takes precedence over `height`.',
-};
-
-const weight: NumberField = {
-  key: 'weight',
-  kind: 'number',
-  label: 'Weight',
-  unit: { metric: 'kg', imperial: 'lb' },
-  min: { metric: 2, imperial: 4.41 },
-  max: { metric: 650, imperial: 1433 },
-  default: { metric: 70, imperial: 154 },
-  step: 0.1,
-  help: 'Weight in the displayed unit system: kilograms (metric) or pounds (imperial). Used when `weightKg` is absent.',
-  aliasOf: 'weightKg',
-};
-
-const height: NumberField = {
-  key: 'height',
-  kind: 'number',
-  label: 'Height',
-  unit: { metric: 'cm', imperial: 'in' },
-  min: { metric: 40, imperial: 15.75 },
-  max: { metric: 272, imperial: 107 },
-  default: { metric: 175, imperial: 69 },
-  step: 0.1,
-  help: 'Height in the displayed unit system: centimetres (metric) or inches (imperial). Used when `heightCm` is absent.',
-  aliasOf: 'heightCm',
-};
+// Imperial alias ranges are the canonical ranges converted and rounded inwards.
+const [weightKg, weight] = massPair(
+  'weight',
+  'Weight',
+  { min: 2, max: 650, default: 70 },
+  { min: 4.41, max: 1433, default: 154 },
+);
+const [heightCm, height] = lengthPair(
+  'height',
+  'Height',
+  { min: 40, max: 272, default: 175 },
+  { min: 15.75, max: 107, default: 69 },
+);
 
 export const bmi: CalculatorDefinition = {
   id: 'bmi',

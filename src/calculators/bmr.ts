@@ -1,79 +1,22 @@
-import type { CalculatorDefinition, FieldValues, NumberField, SelectField, UnitSystem } from './definition.ts';
+import type { CalculatorDefinition, FieldValues, UnitSystem } from './definition.ts';
+import { ageField, lengthPair, massPair, sex } from './fields.ts';
 import { readCanonical, readNumber, readOption } from './inputs.ts';
 
 // Same key scheme as bmi (canonical kg/cm keys plus display aliases), so a pre-fill
 // that works for bmi works here too.
-const weightKg: NumberField = {
-  key: 'weightKg',
-  kind: 'number',
-  label: 'Weight',
-  unit: 'kg',
-  min: 20,
-  max: 650,
-  default: 70,
-  step: 0.1,
-  help: 'Weight in kilograms, whatever unit system is displayed. Takes precedence over `weight`.',
-};
-
-const heightCm: NumberField = {
-  key: 'heightCm',
-  kind: 'number',
-  label: 'Height',
-  unit: 'cm',
-  min: 100,
-  max: 272,
-  default: 175,
-  step: 0.1,
-  help: 'Height in centimetres, whatever unit system is displayed. Takes precedence over `height`.',
-};
-
-const weight: NumberField = {
-  key: 'weight',
-  kind: 'number',
-  label: 'Weight',
-  unit: { metric: 'kg', imperial: 'lb' },
-  min: { metric: 20, imperial: 44.1 },
-  max: { metric: 650, imperial: 1433 },
-  default: { metric: 70, imperial: 154 },
-  step: 0.1,
-  help: 'Weight in the displayed unit system: kilograms (metric) or pounds (imperial). Used when `weightKg` is absent.',
-  aliasOf: 'weightKg',
-};
-
-const height: NumberField = {
-  key: 'height',
-  kind: 'number',
-  label: 'Height',
-  unit: { metric: 'cm', imperial: 'in' },
-  min: { metric: 100, imperial: 39.4 },
-  max: { metric: 272, imperial: 107 },
-  default: { metric: 175, imperial: 69 },
-  step: 0.1,
-  help: 'Height in the displayed unit system: centimetres (metric) or inches (imperial). Used when `heightCm` is absent.',
-  aliasOf: 'heightCm',
-};
-
-const age: NumberField = {
-  key: 'age',
-  kind: 'number',
-  label: 'Age',
-  unit: 'years',
-  min: 15,
-  max: 100,
-  default: 30,
-  step: 1,
-};
-
-const sex: SelectField = {
-  key: 'sex',
-  kind: 'select',
-  label: 'Sex',
-  options: [
-    { value: 'male', label: 'Male' },
-    { value: 'female', label: 'Female' },
-  ],
-  default: 'male',
-};
+const [weightKg, weight] = massPair(
+  'weight',
+  'Weight',
+  { min: 20, max: 650, default: 70 },
+  { min: 44.1, max: 1433, default: 154 },
+);
+const [heightCm, height] = lengthPair(
+  'height',
+  'Height',
+  { min: 100, max: 272, default: 175 },
+  { min: 39.4, max: 107, default: 69 },
+);
+const age = ageField({ min: 15, max: 100, default: 30 });
 
 /**
  * Mifflin–St Jeor resting energy expenditure in kcal/day

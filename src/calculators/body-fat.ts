@@ -1,53 +1,8 @@
-import type { CalculatorDefinition, NumberField, SelectField } from './definition.ts';
+import type { CalculatorDefinition } from './definition.ts';
+import { lengthPair, sex } from './fields.ts';
 import { readCanonical, readOption } from './inputs.ts';
 
-const sex: SelectField = {
-  key: 'sex',
-  kind: 'select',
-  label: 'Sex',
-  options: [
-    { value: 'male', label: 'Male' },
-    { value: 'female', label: 'Female' },
-  ],
-  default: 'male',
-};
-
 const femaleOnly = { key: 'sex', equals: 'female' };
-
-/** A canonical centimetre field plus its display alias (cm or in), as for bmi. */
-function lengthPair(
-  key: string,
-  label: string,
-  cm: { min: number; max: number; default: number },
-  inches: { min: number; max: number; default: number },
-  visibleIf?: NumberField['visibleIf'],
-): [NumberField, NumberField] {
-  const shown = visibleIf ? { visibleIf } : {};
-  const canonical: NumberField = {
-    key: `${key}Cm`,
-    kind: 'number',
-    label,
-    unit: 'cm',
-    ...cm,
-    step: 0.1,
-    help: `${label} in centimetres, whatever unit system is displayed. Takes precedence over \`${key}\`.`,
-    ...shown,
-  };
-  const alias: NumberField = {
-    key,
-    kind: 'number',
-    label,
-    unit: { metric: 'cm', imperial: 'in' },
-    min: { metric: cm.min, imperial: inches.min },
-    max: { metric: cm.max, imperial: inches.max },
-    default: { metric: cm.default, imperial: inches.default },
-    step: 0.1,
-    help: `${label} in the displayed unit system: centimetres (metric) or inches (imperial). Used when \`${key}Cm\` is absent.`,
-    aliasOf: canonical.key,
-    ...shown,
-  };
-  return [canonical, alias];
-}
 
 // Imperial ranges are the centimetre ranges converted and rounded inwards.
 const [heightCmField, heightField] = lengthPair(

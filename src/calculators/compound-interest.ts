@@ -1,26 +1,14 @@
 import type { CalculatorDefinition, NumberField, SelectField } from './definition.ts';
+import { moneyField } from './fields.ts';
 import { readNumber, readOption } from './inputs.ts';
 
-const principal: NumberField = {
-  key: 'principal',
-  kind: 'number',
-  label: 'Initial deposit',
-  unit: 'currency',
-  min: 0,
-  max: 100_000_000,
-  default: 10_000,
-};
-
-const monthlyContribution: NumberField = {
-  key: 'monthlyContribution',
-  kind: 'number',
-  label: 'Monthly contribution',
-  unit: 'currency',
+const principal = moneyField('principal', 'Initial deposit', { min: 0, max: 100_000_000, default: 10_000 });
+const monthlyContribution = moneyField('monthlyContribution', 'Monthly contribution', {
   min: 0,
   max: 1_000_000,
   default: 200,
   help: 'Paid at the end of each month.',
-};
+});
 
 const annualRate: NumberField = {
   key: 'annualRate',

@@ -1,38 +1,10 @@
-import type { CalculatorDefinition, NumberField } from './definition.ts';
+import type { CalculatorDefinition } from './definition.ts';
+import { loanRateField, moneyField, termYearsField } from './fields.ts';
 import { readNumber } from './inputs.ts';
 
-// 'currency' stands for the account's currency; the widget formats it with Intl.
-const amount: NumberField = {
-  key: 'amount',
-  kind: 'number',
-  label: 'Loan amount',
-  unit: 'currency',
-  min: 100,
-  max: 100_000_000,
-  default: 20_000,
-};
-
-const annualRate: NumberField = {
-  key: 'annualRate',
-  kind: 'number',
-  label: 'Interest rate (annual)',
-  unit: '%',
-  min: 0,
-  max: 100,
-  default: 7.5,
-  step: 0.01,
-};
-
-const termYears: NumberField = {
-  key: 'termYears',
-  kind: 'number',
-  label: 'Term',
-  unit: 'years',
-  min: 1,
-  max: 40,
-  default: 5,
-  step: 1,
-};
+const amount = moneyField('amount', 'Loan amount', { min: 100, max: 100_000_000, default: 20_000 });
+const annualRate = loanRateField({ min: 0, max: 100, default: 7.5 });
+const termYears = termYearsField({ min: 1, max: 40, default: 5 });
 
 /**
  * Monthly payment that repays `principal` over `months` at a nominal annual rate in

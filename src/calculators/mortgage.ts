@@ -1,49 +1,17 @@
 import type { CalculatorDefinition, NumberField } from './definition.ts';
+import { loanRateField, moneyField, termYearsField } from './fields.ts';
 import { readNumber } from './inputs.ts';
 import { monthlyPayment } from './loan.ts';
 
-const homePrice: NumberField = {
-  key: 'homePrice',
-  kind: 'number',
-  label: 'Home price',
-  unit: 'currency',
-  min: 1000,
-  max: 100_000_000,
-  default: 400_000,
-};
-
-const downPayment: NumberField = {
-  key: 'downPayment',
-  kind: 'number',
-  label: 'Down payment',
-  unit: 'currency',
+const homePrice = moneyField('homePrice', 'Home price', { min: 1000, max: 100_000_000, default: 400_000 });
+const downPayment = moneyField('downPayment', 'Down payment', {
   min: 0,
   max: 100_000_000,
   default: 80_000,
   help: 'Not more than the home price.',
-};
-
-const annualRate: NumberField = {
-  key: 'annualRate',
-  kind: 'number',
-  label: 'Interest rate (annual)',
-  unit: '%',
-  min: 0,
-  max: 30,
-  default: 6.5,
-  step: 0.01,
-};
-
-const termYears: NumberField = {
-  key: 'termYears',
-  kind: 'number',
-  label: 'Term',
-  unit: 'years',
-  min: 1,
-  max: 40,
-  default: 30,
-  step: 1,
-};
+});
+const annualRate = loanRateField({ min: 0, max: 30, default: 6.5 });
+const termYears = termYearsField({ min: 1, max: 40, default: 30 });
 
 const propertyTaxRate: NumberField = {
   key: 'propertyTaxRate',
@@ -57,25 +25,8 @@ const propertyTaxRate: NumberField = {
   help: 'Yearly property tax as a percentage of the home price.',
 };
 
-const insuranceYear: NumberField = {
-  key: 'insuranceYear',
-  kind: 'number',
-  label: 'Home insurance (annual)',
-  unit: 'currency',
-  min: 0,
-  max: 100_000,
-  default: 1500,
-};
-
-const hoaMonth: NumberField = {
-  key: 'hoaMonth',
-  kind: 'number',
-  label: 'HOA / service charge (monthly)',
-  unit: 'currency',
-  min: 0,
-  max: 10_000,
-  default: 0,
-};
+const insuranceYear = moneyField('insuranceYear', 'Home insurance (annual)', { min: 0, max: 100_000, default: 1500 });
+const hoaMonth = moneyField('hoaMonth', 'HOA / service charge (monthly)', { min: 0, max: 10_000, default: 0 });
 
 export const mortgage: CalculatorDefinition = {
   id: 'mortgage',

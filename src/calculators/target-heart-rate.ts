@@ -1,16 +1,8 @@
 import type { CalculatorDefinition, NumberField } from './definition.ts';
+import { ageField } from './fields.ts';
 import { readNumber } from './inputs.ts';
 
-const age: NumberField = {
-  key: 'age',
-  kind: 'number',
-  label: 'Age',
-  unit: 'years',
-  min: 10,
-  max: 100,
-  default: 35,
-  step: 1,
-};
+const age = ageField({ min: 10, max: 100, default: 35 });
 
 const restingHr: NumberField = {
   key: 'restingHr',

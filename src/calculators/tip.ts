@@ -1,15 +1,8 @@
 import type { CalculatorDefinition, NumberField } from './definition.ts';
+import { moneyField } from './fields.ts';
 import { readNumber } from './inputs.ts';
 
-const bill: NumberField = {
-  key: 'bill',
-  kind: 'number',
-  label: 'Bill amount',
-  unit: 'currency',
-  min: 0,
-  max: 1_000_000,
-  default: 50,
-};
+const bill = moneyField('bill', 'Bill amount', { min: 0, max: 1_000_000, default: 50 });
 
 const tipPercent: NumberField = {
   key: 'tipPercent',

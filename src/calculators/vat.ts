@@ -1,15 +1,8 @@
 import type { CalculatorDefinition, NumberField, SelectField } from './definition.ts';
+import { moneyField } from './fields.ts';
 import { readNumber, readOption } from './inputs.ts';
 
-const amount: NumberField = {
-  key: 'amount',
-  kind: 'number',
-  label: 'Amount',
-  unit: 'currency',
-  min: 0,
-  max: 1_000_000_000,
-  default: 100,
-};
+const amount = moneyField('amount', 'Amount', { min: 0, max: 1_000_000_000, default: 100 });
 
 const rate: NumberField = {
   key: 'rate',

@@ -1,0 +1,129 @@
+/**
+ * Fields that several calculators ask for, and the constructors for the kinds of field
+ * the catalogue repeats (amounts of money, rates, terms, measured quantities). Each
+ * calculator keeps its own ranges and labels; the shape of a field is written once here.
+ */
+import type { NumberField, SelectField } from './definition.ts';
+
+/** A field's range and default, the part that differs between calculators. */
+interface Range {
+  min: number;
+  max: number;
+  default: number;
+}
+
+/** Sex, for the equations and bands that differ by it (bmr, tdee, body-fat). */
+export const sex: SelectField = {
+  key: 'sex',
+  kind: 'select',
+  label: 'Sex',
+  options: [
+    { value: 'male', label: 'Male' },
+    { value: 'female', label: 'Female' },
+  ],
+  default: 'male',
+};
+
+/** Age in whole years. */
+export function ageField(range: Range): NumberField {
+  return { key: 'age', kind: 'number', label: 'Age', unit: 'years', ...range, step: 1 };
+}
+
+/** An amount in the account's currency ('currency' is formatted by the widget with Intl). */
+export function moneyField(key: string, label: string, range: Range & { help?: string }): NumberField {
+  return { key, kind: 'number', label, unit: 'currency', ...range };
+}
+
+/** A nominal annual interest rate in percent, as loans quote it. */
+export function loanRateField(range: Range): NumberField {
+  return {
+    key: 'annualRate',
+    kind: 'number',
+    label: 'Interest rate (annual)',
+    unit: '%',
+    ...range,
+    step: 0.01,
+  };
+}
+
+/** A loan's term in whole years. */
+export function termYearsField(range: Range): NumberField {
+  return { key: 'termYears', kind: 'number', label: 'Term', unit: 'years', ...range, step: 1 };
+}
+
+interface Quantity {
+  /** Suffix of the canonical key: `weight` + `Kg`. */
+  suffix: string;
+  metric: { unit: string; name: string };
+  imperial: { unit: string; name: string };
+}
+
+const mass: Quantity = {
+  suffix: 'Kg',
+  metric: { unit: 'kg', name: 'kilograms' },
+  imperial: { unit: 'lb', name: 'pounds' },
+};
+
+const length: Quantity = {
+  suffix: 'Cm',
+  metric: { unit: 'cm', name: 'centimetres' },
+  imperial: { unit: 'in', name: 'inches' },
+};
+
+/**
+ * A measured quantity under two keys (docs/embedding.md, "bmi's four keys"): the
+ * canonical one (`weightKg`) always in kg or cm, and a display alias (`weight`) in the
+ * displayed unit system. The imperial range is the metric one converted and rounded
+ * inwards, so every accepted alias value is also a valid canonical value.
+ */
+function measuredPair(
+  quantity: Quantity,
+  key: string,
+  label: string,
+  metric: Range,
+  imperial: Range,
+  visibleIf?: NumberField['visibleIf'],
+): [canonical: NumberField, alias: NumberField] {
+  const shown = visibleIf ? { visibleIf } : {};
+  const canonicalKey = `${key}${quantity.suffix}`;
+  const canonical: NumberField = {
+    key: canonicalKey,
+    kind: 'number',
+    label,
+    unit: quantity.metric.unit,
+    ...metric,
+    step: 0.1,
+    help: `${label} in ${quantity.metric.name}, whatever unit system is displayed. Takes precedence over \`${key}\`.`,
+    ...shown,
+  };
+  const alias: NumberField = {
+    key,
+    kind: 'number',
+    label,
+    unit: { metric: quantity.metric.unit, imperial: quantity.imperial.unit },
+    min: { metric: metric.min, imperial: imperial.min },
+    max: { metric: metric.max, imperial: imperial.max },
+    default: { metric: metric.default, imperial: imperial.default },
+    step: 0.1,
+    help: `${label} in the displayed unit system: ${quantity.metric.name} (metric) or ${quantity.imperial.name} (imperial). Used when \`${canonicalKey}\` is absent.`,
+    aliasOf: canonicalKey,
+    ...shown,
+  };
+  return [canonical, alias];
+}
+
+/** `<key>Kg` in kilograms plus `<key>` in kg or lb. */
+export function massPair(key: string, label: string, kg: Range, lb: Range): [NumberField, NumberField] {
+  return measuredPair(mass, key, label, kg, lb);
+}
+
+/** `<key>Cm` in centimetres plus `<key>` in cm or in. */
+export function lengthPair(
+  key: string,
+  label: string,
+  cm: Range,
+  inches: Range,
+  visibleIf?: NumberField['visibleIf'],
+): [NumberField, NumberField] {
+  return measuredPair(length, key, label, cm, inches, visibleIf);
+}
