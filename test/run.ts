@@ -7,9 +7,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { CHROMIUM } from './helpers/chromium.ts';
 
 const root = join(import.meta.dir, '..');
-const CHROMIUM = '/usr/bin/chromium';
 
 function run(cmd: string[], env: Record<string, string> = {}): number {
   const proc = Bun.spawnSync(cmd, { cwd: root, stdout: 'inherit', stderr: 'inherit', env: { ...process.env, ...env } });

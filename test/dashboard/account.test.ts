@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium } from '../widget/support/browser.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 import {
   dashboardContext,
   FLOW_TIMEOUT_MS,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
-import { launchChromium } from '../widget/support/browser.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 import {
   dashboardContext,
   docsScreenshot,

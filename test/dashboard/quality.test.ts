@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT } from '../helpers/process.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium } from '../widget/support/browser.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 import {
   dashboardContext,
   docsScreenshot,

@@ -5,7 +5,8 @@ import { ERROR_STATUS } from '../../src/errors.ts';
 import { listeningApp } from '../helpers/listening-app.ts';
 import { testApp } from '../helpers/test-app.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium, recordPage } from '../widget/support/browser.ts';
+import { launchChromium } from '../helpers/chromium.ts';
+import { recordPage } from '../widget/support/browser.ts';
 
 type Operation = {
   operationId: string;

@@ -8,7 +8,7 @@ import { DASHBOARD_CSP } from '../../src/modules/dashboard/index.ts';
 import { ensureCompiled, startServe } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium } from '../widget/support/browser.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 import { dashboardContext, expectOnlyLocal, FLOW_TIMEOUT_MS, signIn } from '../dashboard/support/dashboard.ts';
 
 let calc: string;

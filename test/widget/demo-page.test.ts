@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { calculatorIds } from '../../src/calculators/index.ts';
 import { ROOT, SOURCE_CLI, startServe } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { launchChromium, recordPage, screenshot } from './support/browser.ts';
+import { launchChromium } from '../helpers/chromium.ts';
+import { recordPage, screenshot } from './support/browser.ts';
 import { recordCalcEvents } from './support/widget-page.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 

@@ -5,7 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, screenshot, type PageRecord } from './support/browser.ts';
+import { launchChromium } from '../helpers/chromium.ts';
+import { screenshot, type PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
 import {
   closeRecordedPage,

@@ -11,7 +11,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { calculatorIds } from '../../src/calculators/index.ts';
 import { ROOT } from '../helpers/process.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium, type PageRecord } from './support/browser.ts';
+import { launchChromium } from '../helpers/chromium.ts';
+import type { PageRecord } from './support/browser.ts';
 import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
 import { closeRecordedPage, field, openRecordedPage, waitForEvent } from './support/widget-page.ts';
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { FieldValues } from '../../src/calculators/definition.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium, type PageRecord } from './support/browser.ts';
+import { launchChromium } from '../helpers/chromium.ts';
+import type { PageRecord } from './support/browser.ts';
 import { startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
 import {
   closeRecordedPage,

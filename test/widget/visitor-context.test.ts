@@ -9,7 +9,8 @@ import { mintContext } from '../../src/modules/visitor-context/token.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 import { testApp, type TestApp } from '../helpers/test-app.ts';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
-import { launchChromium, type PageRecord } from './support/browser.ts';
+import { launchChromium } from '../helpers/chromium.ts';
+import type { PageRecord } from './support/browser.ts';
 import { hostPage, startHostSite, type HostSite } from './support/servers.ts';
 import { closeRecordedPage, field, openRecordedPage, waitForEvent } from './support/widget-page.ts';
 

@@ -1,33 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import type { ConsoleMessage, Page } from 'playwright-core';
 import { ROOT } from '../../helpers/process.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(ROOT, 'test-artifacts');
-
-/** Headless Debian Chromium; fails (never skips) when it is not installed. */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: the widget tests need a real browser. Install Debian chromium: apt-get install -y chromium`,
-    );
-  }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    // Without the background-networking flags this machine's closed network refuses connections.
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
-}
 
 /** What a page reports that a test must see: uncaught errors, warnings, CSP trouble. */
 export interface PageRecord {

@@ -2,7 +2,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'bun:test';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { HOOK_TIMEOUT_MS } from '../../helpers/timeouts.ts';
-import { launchChromium, type PageRecord } from './browser.ts';
+import { launchChromium } from '../../helpers/chromium.ts';
+import type { PageRecord } from './browser.ts';
 import { startApi, startHostSite, type ApiServer, type HostSite } from './servers.ts';
 import { closeRecordedPage, openRecordedPage } from './widget-page.ts';
 
