@@ -15,7 +15,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareBinary, startListening, type Binary } from './lib/processes.ts';
-import { round2 } from './lib/sampling.ts';
+import { quantile, round2 } from './lib/sampling.ts';
+import { signUpWithDomain } from './lib/api.ts';
 import {
   median,
   printTable,
@@ -43,7 +44,7 @@ export async function run(): Promise<CliResults> {
     progress(`cli: executable ${binary.path} (${binary.note})`);
     const server = await startListening([binary.path, 'serve', '--port', '0', '--data', join(work, 'data')]);
     stopServer = server.stop;
-    const token = await signUp(server.url);
+    const { token } = await signUpWithDomain(server.url);
     const env = {
       ...process.env,
       CALC_API_URL: server.url,
@@ -76,7 +77,7 @@ export async function run(): Promise<CliResults> {
         unit: 'ms',
         target: '',
         pass: null,
-        note: `p90 ${round2(percentile(runs, 0.9))} ms`,
+        note: `p90 ${round2(quantile(runs, 0.9))} ms`,
       });
     }
     const results: CliResults = {
@@ -103,27 +104,6 @@ async function timeOnce(bin: string, args: string[], env: Record<string, string 
     throw new Error(`${args.join(' ')} exited ${exitCode}: ${await new Response(proc.stderr).text()}`);
   if (stdout.byteLength === 0) throw new Error(`${args.join(' ')} printed nothing`);
   return elapsed;
-}
-
-async function signUp(url: string): Promise<string> {
-  const response = await fetch(`${url}/v1/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench-cli@example.com', password: 'bench-password-123' }),
-  });
-  if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${await response.text()}`);
-  const { token } = (await response.json()) as { token: string };
-  await fetch(`${url}/v1/domains`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ domain: 'https://shop.example' }),
-  });
-  return token;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
 }
 
 if (import.meta.main) {

@@ -14,14 +14,8 @@
  * Runs on its own (`bun bench/dashboard.ts`) or from `bun bench/run.ts dashboard`. Writes
  * bench/results/dashboard.json. Tunables (env): BENCH_DASHBOARD_RUNS (default 15, ≥ 10).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { createApp } from '../src/app.ts';
-import { loadServerConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/client.ts';
-import { silentLogger } from '../src/logger.ts';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchChromium } from '../test/helpers/chromium.ts';
 import { dashboardGzipBytes } from '../src/modules/dashboard/index.ts';
 import {
   median,
@@ -32,13 +26,15 @@ import {
   type BenchResults,
   type Row,
 } from './lib/report.ts';
+import { BENCH_PASSWORD, signUp } from './lib/api.ts';
+import { inWorkDir } from './lib/processes.ts';
+import { startInProcessApp } from './lib/in-process-app.ts';
+import { quantile, round1, round2 } from './lib/sampling.ts';
 
 const RUNS = Math.max(10, Number(process.env.BENCH_DASHBOARD_RUNS ?? 15));
 const WARMUP = 2;
 const TARGET_MS = 300;
 const BUDGET_GZIP = 60 * 1024;
-const CHROMIUM = '/usr/bin/chromium';
-const PASSWORD = 'bench password 123';
 
 export interface DashboardResults extends BenchResults {
   runsMs: {
@@ -102,189 +98,148 @@ const PROBE = () => {
 
 const BASELINE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>baseline</title></head><body><main><h1>Sign in</h1><form><label for="email">Email</label><input id="email" type="email" autofocus><label for="password">Password</label><input id="password" type="password"><button>Sign in</button></form></main></body></html>`;
 
-export async function run(): Promise<DashboardResults> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian chromium (apt-get install -y chromium)`);
-  const work = mkdtempSync(join(tmpdir(), 'calc-bench-dashboard-'));
-  const config = loadServerConfig({ data: join(work, 'data'), host: '127.0.0.1', port: 0 }, {});
-  const database = openDatabase(config.dataDir);
-  const { app } = createApp({
-    config,
-    database,
-    jwtSecret: crypto.getRandomValues(new Uint8Array(32)),
-    headerKey: crypto.getRandomValues(new Uint8Array(32)),
-    logger: silentLogger,
-  });
-  app.listen({ hostname: '127.0.0.1', port: 0 });
-  const url = `http://127.0.0.1:${app.server?.port}`;
-  const baseline = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch: () => new Response(BASELINE_HTML, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
-  });
-  let browser: Browser | null = null;
-  try {
-    const email = `bench-${crypto.randomUUID()}@calc.example`;
-    const signup = await fetch(`${url}/v1/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD }),
+export function run(): Promise<DashboardResults> {
+  return inWorkDir('calc-bench-dashboard-', async (work) => {
+    await using app = startInProcessApp(work);
+    const url = app.url;
+    const baseline = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => new Response(BASELINE_HTML, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
     });
-    if (signup.status !== 201) throw new Error(`signup failed: ${signup.status}`);
+    let browser: Browser | null = null;
+    try {
+      const { email } = await signUp(url);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
-    const fresh = async (): Promise<BrowserContext> => {
-      const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 900 } });
-      await context.addInitScript(PROBE);
-      return context;
-    };
-    const mark = (tab: import('playwright-core').Page, key: 'form' | 'overview') =>
-      tab
-        .waitForFunction(
-          (k) => ((window as unknown as { benchMarks: Record<string, number | null> }).benchMarks[k] ?? 0) > 0,
-          key,
-        )
-        .then(() =>
-          tab.evaluate(
-            (k) => (window as unknown as { benchMarks: Record<string, number> }).benchMarks[k] as number,
+      browser = await launchChromium();
+      const fresh = async (): Promise<BrowserContext> => {
+        const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 900 } });
+        await context.addInitScript(PROBE);
+        return context;
+      };
+      const mark = (tab: import('playwright-core').Page, key: 'form' | 'overview') =>
+        tab
+          .waitForFunction(
+            (k) => ((window as unknown as { benchMarks: Record<string, number | null> }).benchMarks[k] ?? 0) > 0,
             key,
-          ),
+          )
+          .then(() =>
+            tab.evaluate(
+              (k) => (window as unknown as { benchMarks: Record<string, number> }).benchMarks[k] as number,
+              key,
+            ),
+          );
+
+      const dashboard = async () => {
+        const context = await fresh();
+        const tab = await context.newPage();
+        await tab.goto(`${url}/dashboard`);
+        const form = await mark(tab, 'form');
+        await tab.getByLabel('Email').fill(email);
+        await tab.getByLabel('Password').fill(BENCH_PASSWORD);
+        await tab.getByRole('button', { name: 'Sign in' }).click();
+        const overview = await mark(tab, 'overview');
+        const { click, session } = await tab.evaluate(
+          () => (window as unknown as { benchMarks: { click: number; session: number } }).benchMarks,
         );
+        await context.close();
+        return { form, overview: overview - session, login: session - click, clickToOverview: overview - click };
+      };
+      const plain = async () => {
+        const context = await fresh();
+        const tab = await context.newPage();
+        await tab.goto(`http://127.0.0.1:${baseline.port}/`);
+        const form = await mark(tab, 'form');
+        await context.close();
+        return form;
+      };
 
-    const dashboard = async () => {
-      const context = await fresh();
-      const tab = await context.newPage();
-      await tab.goto(`${url}/dashboard`);
-      const form = await mark(tab, 'form');
-      await tab.getByLabel('Email').fill(email);
-      await tab.getByLabel('Password').fill(PASSWORD);
-      await tab.getByRole('button', { name: 'Sign in' }).click();
-      const overview = await mark(tab, 'overview');
-      const { click, session } = await tab.evaluate(
-        () => (window as unknown as { benchMarks: { click: number; session: number } }).benchMarks,
-      );
-      await context.close();
-      return { form, overview: overview - session, login: session - click, clickToOverview: overview - click };
-    };
-    const plain = async () => {
-      const context = await fresh();
-      const tab = await context.newPage();
-      await tab.goto(`http://127.0.0.1:${baseline.port}/`);
-      const form = await mark(tab, 'form');
-      await context.close();
-      return form;
-    };
-
-    progress(`dashboard: ${WARMUP} warm-up + ${RUNS} alternating cold runs (plain form, dashboard)`);
-    for (let i = 0; i < WARMUP; i++) {
-      await plain();
-      await dashboard();
+      progress(`dashboard: ${WARMUP} warm-up + ${RUNS} alternating cold runs (plain form, dashboard)`);
+      for (let i = 0; i < WARMUP; i++) {
+        await plain();
+        await dashboard();
+      }
+      const runsMs = {
+        signInForm: [] as number[],
+        baselineForm: [] as number[],
+        overview: [] as number[],
+        login: [] as number[],
+        clickToOverview: [] as number[],
+      };
+      for (let i = 0; i < RUNS; i++) {
+        runsMs.baselineForm.push(round1(await plain()));
+        const measured = await dashboard();
+        runsMs.signInForm.push(round1(measured.form));
+        runsMs.overview.push(round1(measured.overview));
+        runsMs.login.push(round1(measured.login));
+        runsMs.clickToOverview.push(round1(measured.clickToOverview));
+      }
+      const form = median(runsMs.signInForm);
+      const base = median(runsMs.baselineForm);
+      const overview = median(runsMs.overview);
+      const rows: Row[] = [
+        {
+          metric: `sign-in form usable: median of ${RUNS} cold loads`,
+          value: round1(form),
+          unit: 'ms',
+          target: `≤ ${TARGET_MS} ms`,
+          pass: form <= TARGET_MS,
+          note: `p90 ${round1(quantile(runsMs.signInForm, 0.9))} ms`,
+        },
+        {
+          metric: 'baseline (plain HTML form, no script): median',
+          value: round1(base),
+          unit: 'ms',
+          target: '',
+          pass: null,
+          note: 'same browser, alternating runs',
+        },
+        { metric: 'sign-in form vs baseline', value: round2(form / base), unit: '×', target: '', pass: null },
+        {
+          metric: `overview after sign-in (token → meter and chart drawn): median of ${RUNS}`,
+          value: round1(overview),
+          unit: 'ms',
+          target: `≤ ${TARGET_MS} ms`,
+          pass: overview <= TARGET_MS,
+          note: `p90 ${round1(quantile(runsMs.overview, 0.9))} ms; GET /v1/account, GET /v1/usage, the chart library and drawing`,
+        },
+        {
+          metric: 'sign-in answer (argon2id password check): median',
+          value: round1(median(runsMs.login)),
+          unit: 'ms',
+          target: '',
+          pass: null,
+          note: 'the deliberate cost of the password hash, on the server',
+        },
+        {
+          metric: 'Sign in click → overview drawn: median',
+          value: round1(median(runsMs.clickToOverview)),
+          unit: 'ms',
+          target: '',
+          pass: null,
+        },
+        {
+          metric: 'all JavaScript and CSS (chart chunk included), gzip',
+          value: round1(dashboardGzipBytes / 1024),
+          unit: 'KB',
+          target: '≤ 60 KB',
+          pass: dashboardGzipBytes <= BUDGET_GZIP,
+          note: `${dashboardGzipBytes} bytes`,
+        },
+      ];
+      const results: DashboardResults = {
+        ...resultsHeader('dashboard'),
+        rows,
+        runsMs,
+        gzipBytes: dashboardGzipBytes,
+      };
+      writeResults('dashboard', results);
+      return results;
+    } finally {
+      await browser?.close();
+      await baseline.stop(true);
     }
-    const runsMs = {
-      signInForm: [] as number[],
-      baselineForm: [] as number[],
-      overview: [] as number[],
-      login: [] as number[],
-      clickToOverview: [] as number[],
-    };
-    for (let i = 0; i < RUNS; i++) {
-      runsMs.baselineForm.push(round(await plain(), 1));
-      const measured = await dashboard();
-      runsMs.signInForm.push(round(measured.form, 1));
-      runsMs.overview.push(round(measured.overview, 1));
-      runsMs.login.push(round(measured.login, 1));
-      runsMs.clickToOverview.push(round(measured.clickToOverview, 1));
-    }
-    const form = median(runsMs.signInForm);
-    const base = median(runsMs.baselineForm);
-    const overview = median(runsMs.overview);
-    const rows: Row[] = [
-      {
-        metric: `sign-in form usable: median of ${RUNS} cold loads`,
-        value: round(form, 1),
-        unit: 'ms',
-        target: `≤ ${TARGET_MS} ms`,
-        pass: form <= TARGET_MS,
-        note: `p90 ${round(percentile(runsMs.signInForm, 0.9), 1)} ms`,
-      },
-      {
-        metric: 'baseline (plain HTML form, no script): median',
-        value: round(base, 1),
-        unit: 'ms',
-        target: '',
-        pass: null,
-        note: 'same browser, alternating runs',
-      },
-      { metric: 'sign-in form vs baseline', value: round(form / base, 2), unit: '×', target: '', pass: null },
-      {
-        metric: `overview after sign-in (token → meter and chart drawn): median of ${RUNS}`,
-        value: round(overview, 1),
-        unit: 'ms',
-        target: `≤ ${TARGET_MS} ms`,
-        pass: overview <= TARGET_MS,
-        note: `p90 ${round(percentile(runsMs.overview, 0.9), 1)} ms; GET /v1/account, GET /v1/usage, the chart library and drawing`,
-      },
-      {
-        metric: 'sign-in answer (argon2id password check): median',
-        value: round(median(runsMs.login), 1),
-        unit: 'ms',
-        target: '',
-        pass: null,
-        note: 'the deliberate cost of the password hash, on the server',
-      },
-      {
-        metric: 'Sign in click → overview drawn: median',
-        value: round(median(runsMs.clickToOverview), 1),
-        unit: 'ms',
-        target: '',
-        pass: null,
-      },
-      {
-        metric: 'all JavaScript and CSS (chart chunk included), gzip',
-        value: round(dashboardGzipBytes / 1024, 1),
-        unit: 'KB',
-        target: '≤ 60 KB',
-        pass: dashboardGzipBytes <= BUDGET_GZIP,
-        note: `${dashboardGzipBytes} bytes`,
-      },
-    ];
-    const results: DashboardResults = {
-      ...resultsHeader('dashboard'),
-      rows,
-      runsMs,
-      gzipBytes: dashboardGzipBytes,
-    };
-    writeResults('dashboard', results);
-    return results;
-  } finally {
-    await browser?.close();
-    await app.stop(true);
-    await baseline.stop(true);
-    database.close();
-    rmSync(work, { recursive: true, force: true });
-  }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
+  });
 }
 
 if (import.meta.main) {

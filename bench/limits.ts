@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { compileExecutable } from '../cli/build.ts';
 import { clientGroup } from '../src/limits/client-group.ts';
 import { createRateLimiter } from '../src/limits/rate-limiter.ts';
-import { api, ORIGIN } from './lib/api.ts';
+import { ORIGIN, signUpWithDomain } from './lib/api.ts';
 import { hasTaskset, inWorkDir, pinned, SERVER_CORE, startListening, type Started } from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
 import { printTable, progress, resultsHeader, writeResults, type BenchResults, type Row } from './lib/report.ts';
@@ -50,12 +50,7 @@ export const TARGETS = { throughputRatio: 0.95 };
 async function makeAccount(bin: string, dataDir: string): Promise<string> {
   const server = await startListening([bin, 'serve', '--port', '0', '--data', dataDir, ...SIDES.off]);
   try {
-    const signup = await api(server.url, 'POST', '/v1/auth/signup', {
-      email: 'bench@example.com',
-      password: 'bench-password-123',
-    });
-    await api(server.url, 'POST', '/v1/domains', { domain: ORIGIN }, signup.token);
-    return signup.account.apiKey;
+    return (await signUpWithDomain(server.url)).apiKey;
   } finally {
     await server.stop();
   }

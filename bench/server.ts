@@ -32,7 +32,7 @@ import { Database } from 'bun:sqlite';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { api, ORIGIN, widgetBody, widgetCall } from './lib/api.ts';
+import { signUpWithDomain, widgetBody, widgetCall } from './lib/api.ts';
 import {
   CLIENT_CORE,
   hasTaskset,
@@ -220,12 +220,7 @@ export async function run(): Promise<ServerResults> {
       String(QUOTA),
     ];
     const setup = await start(productCommand, 'product-setup.log');
-    const signup = await api(setup.url, 'POST', '/v1/auth/signup', {
-      email: 'bench@example.com',
-      password: 'bench-password-123',
-    });
-    const apiKey: string = signup.account.apiKey;
-    await api(setup.url, 'POST', '/v1/domains', { domain: ORIGIN }, signup.token);
+    const { apiKey } = await signUpWithDomain(setup.url);
     await stop(setup);
 
     // The baseline runs on a consistent copy of the same database file.

@@ -27,7 +27,7 @@ import { compileExecutable } from '../cli/build.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { createUsageStore } from '../src/db/usage-store.ts';
 import { createUsageCounter } from '../src/usage/counter.ts';
-import { api } from './lib/api.ts';
+import { api, BENCH_PASSWORD, signUpWithDomain } from './lib/api.ts';
 import { hasTaskset, inWorkDir, pinned, SERVER_CORE, startListening, type Started } from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
 import { printTable, progress, resultsHeader, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
@@ -89,16 +89,11 @@ function buildPair(work: string): { product: string; baseline: string } {
   return { product, baseline };
 }
 
-/** An account with a wildcard origin, made through the API; answers its key and token. */
-async function makeAccount(bin: string, dataDir: string): Promise<{ apiKey: string }> {
+/** An account with a wildcard origin, made through the API; answers its email and key. */
+async function makeAccount(bin: string, dataDir: string): Promise<{ email: string; apiKey: string }> {
   const server = await startListening([bin, 'serve', '--port', '0', '--data', dataDir, ...SERVE_FLAGS]);
   try {
-    const signup = await api(server.url, 'POST', '/v1/auth/signup', {
-      email: 'bench@example.com',
-      password: 'bench-password-123',
-    });
-    await api(server.url, 'POST', '/v1/domains', { domain: 'https://*.shop.example' }, signup.token);
-    return { apiKey: signup.account.apiKey };
+    return await signUpWithDomain(server.url, 'https://*.shop.example');
   } finally {
     await server.stop();
   }
@@ -241,16 +236,13 @@ function writeYear(dataDir: string, today: Date): number {
 
 async function usageLatency(work: string, bin: string) {
   const dataDir = join(work, 'year-data');
-  await makeAccount(bin, dataDir);
+  const { email } = await makeAccount(bin, dataDir);
   const rows = writeYear(dataDir, new Date());
   const server = await startListening(
     pinned(SERVER_CORE, [bin, 'serve', '--port', '0', '--data', dataDir, ...SERVE_FLAGS]),
   );
   try {
-    const { token } = await api(server.url, 'POST', '/v1/auth/login', {
-      email: 'bench@example.com',
-      password: 'bench-password-123',
-    });
+    const { token } = await api(server.url, 'POST', '/v1/auth/login', { email, password: BENCH_PASSWORD });
     const today = new Date().toISOString().slice(0, 10);
     const yearAgo = new Date(Date.now() - (YEAR_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
     const measure = async (query: string, samples: number) => {

@@ -20,15 +20,8 @@
  * Runs on its own (`bun bench/widget.ts`) or from a runner that calls `run()`. Writes
  * bench/results/widget.json. Tunables (env): BENCH_WIDGET_RUNS (default 15, at least 10).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { createApp } from '../src/app.ts';
+import type { Browser } from 'playwright-core';
 import type { FieldValues } from '../src/calculators/definition.ts';
-import { loadServerConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/client.ts';
-import { silentLogger } from '../src/logger.ts';
 import { languagePackSizes, widgetScriptSizes } from '../src/modules/widget-script/index.ts';
 import {
   median,
@@ -39,6 +32,11 @@ import {
   type BenchResults,
   type Row,
 } from './lib/report.ts';
+import { launchChromium } from '../test/helpers/chromium.ts';
+import { signUpWithDomain } from './lib/api.ts';
+import { inWorkDir } from './lib/processes.ts';
+import { startInProcessApp } from './lib/in-process-app.ts';
+import { round1, round2, round4 } from './lib/sampling.ts';
 
 const RUNS = Math.max(10, Number(process.env.BENCH_WIDGET_RUNS ?? 15));
 const WARMUP = 2;
@@ -46,7 +44,6 @@ const PREFILL_DELAY_MS = 300;
 const TARGET_GZIP = 12 * 1024;
 const AIM_GZIP = 8 * 1024;
 const TARGET_RENDER_MS = 150;
-const CHROMIUM = '/usr/bin/chromium';
 
 export interface WidgetResults extends BenchResults {
   sizes: typeof widgetScriptSizes;
@@ -73,265 +70,209 @@ function page(head: string, body: string): string {
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>bench</title>${PROBE}${head}</head><body><h1>Host page</h1>${body}<p>Content below the widget, which a layout shift would move.</p></body></html>`;
 }
 
-export async function run(): Promise<WidgetResults> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian chromium (apt-get install -y chromium)`);
-  const work = mkdtempSync(join(tmpdir(), 'calc-bench-widget-'));
-  const config = loadServerConfig({ data: join(work, 'data'), host: '127.0.0.1', port: 0 }, {});
-  const database = openDatabase(config.dataDir);
-  let delayPrefill = false;
-  const { app } = createApp({
-    config,
-    database,
-    jwtSecret: crypto.getRandomValues(new Uint8Array(32)),
-    headerKey: crypto.getRandomValues(new Uint8Array(32)),
-    logger: silentLogger,
+export function run(): Promise<WidgetResults> {
+  return inWorkDir('calc-bench-widget-', async (work) => {
+    let delayPrefill = false;
     // Stands in for a customer's webhook: instant for the render runs, late for the CLS runs.
-    prefill: async (): Promise<FieldValues> => {
+    await using app = startInProcessApp(work, async (): Promise<FieldValues> => {
       if (!delayPrefill) return {};
       await Bun.sleep(PREFILL_DELAY_MS);
       return { weightKg: 92.5, heightCm: 181 };
-    },
-  });
-  app.listen({ hostname: '127.0.0.1', port: 0 });
-  const apiUrl = `http://localhost:${app.server?.port}`;
-  const baselineServer = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch: () => new Response(BASELINE_JS, { headers: { 'content-type': 'text/javascript' } }),
-  });
-  const pages = new Map<string, string>();
-  const host = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch: (request) =>
-      new Response(pages.get(new URL(request.url).pathname) ?? 'not found', {
-        headers: { 'content-type': 'text/html; charset=utf-8' },
-      }),
-  });
-  const hostOrigin = `http://127.0.0.1:${host.port}`;
-  let browser: Browser | null = null;
-  try {
-    const apiKey = await accountFor(apiUrl, hostOrigin);
-    pages.set(
-      '/widget',
-      page(
-        `<script src="${apiUrl}/widget.js" async></script>`,
-        `<div data-calc-widget data-calc-id="bmi" data-api-key="${apiKey}"></div>`,
-      ),
-    );
-    pages.set(
-      '/widget-de',
-      page(
-        `<script src="${apiUrl}/widget.js" async></script>`,
-        `<div data-calc-widget data-calc-id="bmi" data-locale="de-DE" data-api-key="${apiKey}"></div>`,
-      ),
-    );
-    pages.set(
-      '/baseline',
-      page(
-        `<script src="http://localhost:${baselineServer.port}/baseline.js" async></script>`,
-        '<div data-baseline></div>',
-      ),
-    );
-
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
     });
-    const measure = async (path: string) => {
-      const context = await (browser as Browser).newContext();
-      const tab = await context.newPage();
-      await tab.goto(`${hostOrigin}${path}`);
-      await tab.waitForFunction(() => typeof window.bench?.first === 'number' && window.bench.first > 0);
-      const first = await tab.evaluate(() => window.bench?.first ?? Number.NaN);
-      await context.close();
-      return first;
-    };
-
-    progress(`widget: ${WARMUP} warm-up + ${RUNS} alternating cold loads (baseline, widget, widget in German)`);
-    for (let i = 0; i < WARMUP; i++) {
-      await measure('/baseline');
-      await measure('/widget');
-      await measure('/widget-de');
-    }
-    const runsMs = { widget: [] as number[], german: [] as number[], baseline: [] as number[] };
-    for (let i = 0; i < RUNS; i++) {
-      runsMs.baseline.push(await measure('/baseline'));
-      runsMs.widget.push(await measure('/widget'));
-      runsMs.german.push(await measure('/widget-de'));
-    }
-
-    progress(`widget: ${RUNS} loads with the pre-fill arriving ${PREFILL_DELAY_MS} ms late`);
-    delayPrefill = true;
-    const cls = { prefill: [] as number[], total: [] as number[] };
-    for (let i = 0; i < RUNS; i++) {
-      const context = await browser.newContext();
-      const tab = await context.newPage();
-      await tab.goto(`${hostOrigin}/widget`);
-      await tab.waitForFunction(
-        () =>
-          document.querySelector('[data-calc-widget]')?.shadowRoot?.querySelector('[data-key=weight]') instanceof
-          HTMLInputElement,
-      );
-      await tab.waitForFunction(
-        () =>
-          (
-            document
-              .querySelector('[data-calc-widget]')
-              ?.shadowRoot?.querySelector('[data-key=weight]') as HTMLInputElement | null
-          )?.value === '92.5',
-      );
-      await tab.waitForTimeout(100);
-      const { ready, shifts } = await tab.evaluate(() => ({
-        ready: window.bench?.ready ?? 0,
-        shifts: window.bench?.shifts ?? [],
-      }));
-      if (!ready) throw new Error('calc:ready did not fire');
-      cls.prefill.push(
-        round(
-          shifts.filter((shift) => shift.t >= ready && !shift.input).reduce((sum, shift) => sum + shift.v, 0),
-          4,
+    const apiUrl = `http://localhost:${app.port}`;
+    const baselineServer = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => new Response(BASELINE_JS, { headers: { 'content-type': 'text/javascript' } }),
+    });
+    const pages = new Map<string, string>();
+    const host = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: (request) =>
+        new Response(pages.get(new URL(request.url).pathname) ?? 'not found', {
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+        }),
+    });
+    const hostOrigin = `http://127.0.0.1:${host.port}`;
+    let browser: Browser | null = null;
+    try {
+      const { apiKey } = await signUpWithDomain(apiUrl, hostOrigin);
+      pages.set(
+        '/widget',
+        page(
+          `<script src="${apiUrl}/widget.js" async></script>`,
+          `<div data-calc-widget data-calc-id="bmi" data-api-key="${apiKey}"></div>`,
         ),
       );
-      cls.total.push(
-        round(
-          shifts.filter((shift) => !shift.input).reduce((sum, shift) => sum + shift.v, 0),
-          4,
+      pages.set(
+        '/widget-de',
+        page(
+          `<script src="${apiUrl}/widget.js" async></script>`,
+          `<div data-calc-widget data-calc-id="bmi" data-locale="de-DE" data-api-key="${apiKey}"></div>`,
         ),
       );
-      await context.close();
+      pages.set(
+        '/baseline',
+        page(
+          `<script src="http://localhost:${baselineServer.port}/baseline.js" async></script>`,
+          '<div data-baseline></div>',
+        ),
+      );
+
+      browser = await launchChromium();
+      const measure = async (path: string) => {
+        const context = await (browser as Browser).newContext();
+        const tab = await context.newPage();
+        await tab.goto(`${hostOrigin}${path}`);
+        await tab.waitForFunction(() => typeof window.bench?.first === 'number' && window.bench.first > 0);
+        const first = await tab.evaluate(() => window.bench?.first ?? Number.NaN);
+        await context.close();
+        return first;
+      };
+
+      progress(`widget: ${WARMUP} warm-up + ${RUNS} alternating cold loads (baseline, widget, widget in German)`);
+      for (let i = 0; i < WARMUP; i++) {
+        await measure('/baseline');
+        await measure('/widget');
+        await measure('/widget-de');
+      }
+      const runsMs = { widget: [] as number[], german: [] as number[], baseline: [] as number[] };
+      for (let i = 0; i < RUNS; i++) {
+        runsMs.baseline.push(await measure('/baseline'));
+        runsMs.widget.push(await measure('/widget'));
+        runsMs.german.push(await measure('/widget-de'));
+      }
+
+      progress(`widget: ${RUNS} loads with the pre-fill arriving ${PREFILL_DELAY_MS} ms late`);
+      delayPrefill = true;
+      const cls = { prefill: [] as number[], total: [] as number[] };
+      for (let i = 0; i < RUNS; i++) {
+        const context = await browser.newContext();
+        const tab = await context.newPage();
+        await tab.goto(`${hostOrigin}/widget`);
+        await tab.waitForFunction(
+          () =>
+            document.querySelector('[data-calc-widget]')?.shadowRoot?.querySelector('[data-key=weight]') instanceof
+            HTMLInputElement,
+        );
+        await tab.waitForFunction(
+          () =>
+            (
+              document
+                .querySelector('[data-calc-widget]')
+                ?.shadowRoot?.querySelector('[data-key=weight]') as HTMLInputElement | null
+            )?.value === '92.5',
+        );
+        await tab.waitForTimeout(100);
+        const { ready, shifts } = await tab.evaluate(() => ({
+          ready: window.bench?.ready ?? 0,
+          shifts: window.bench?.shifts ?? [],
+        }));
+        if (!ready) throw new Error('calc:ready did not fire');
+        cls.prefill.push(
+          round4(shifts.filter((shift) => shift.t >= ready && !shift.input).reduce((sum, shift) => sum + shift.v, 0)),
+        );
+        cls.total.push(round4(shifts.filter((shift) => !shift.input).reduce((sum, shift) => sum + shift.v, 0)));
+        await context.close();
+      }
+      delayPrefill = false;
+
+      const widgetMs = median(runsMs.widget);
+      const germanMs = median(runsMs.german);
+      const german = languagePackSizes.find((pack) => pack.file.startsWith('de.'));
+      const largestPack = Math.max(...languagePackSizes.map((pack) => pack.gzip));
+      const baselineMs = median(runsMs.baseline);
+      const clsPrefill = Math.max(...cls.prefill);
+      const rows: Row[] = [
+        {
+          metric: 'widget.js raw',
+          value: round2(widgetScriptSizes.raw / 1024),
+          unit: 'KB',
+          target: '',
+          pass: null,
+          note: `${widgetScriptSizes.raw} bytes`,
+        },
+        {
+          metric: 'widget.js gzip',
+          value: round2(widgetScriptSizes.gzip / 1024),
+          unit: 'KB',
+          target: `≤ 12 KB (aim 8)`,
+          pass: widgetScriptSizes.gzip <= TARGET_GZIP,
+          note: `${widgetScriptSizes.gzip} bytes; ${widgetScriptSizes.gzip <= AIM_GZIP ? 'meets' : 'misses'} the 8 KB aim; big SDKs 14–17 KB, minimal loaders ~1 KB`,
+        },
+        {
+          metric: 'widget.js brotli',
+          value: round2(widgetScriptSizes.br / 1024),
+          unit: 'KB',
+          target: '',
+          pass: null,
+          note: `${widgetScriptSizes.br} bytes`,
+        },
+        {
+          metric: `language pack ${german?.file ?? 'de'}: gzip / brotli / raw`,
+          value: round2((german?.gzip ?? 0) / 1024),
+          unit: 'KB',
+          target: 'loaded only by pages in German',
+          pass: null,
+          note: `${german?.gzip} B gzip, ${german?.br} B brotli, ${german?.raw} B raw; largest of ${languagePackSizes.length} packs ${largestPack} B gzip`,
+        },
+        {
+          metric: `first rendered result: median of ${RUNS}`,
+          value: round1(widgetMs),
+          unit: 'ms',
+          target: `≤ ${TARGET_RENDER_MS} ms`,
+          pass: widgetMs <= TARGET_RENDER_MS,
+        },
+        {
+          metric: `first rendered result in German (pack fetched first): median of ${RUNS}`,
+          value: round1(germanMs),
+          unit: 'ms',
+          target: '',
+          pass: null,
+          note: `${round1(germanMs - widgetMs)} ms over English: one more request to the script's origin before the first render`,
+        },
+        {
+          metric: 'baseline (1 KB loader renders a line): median',
+          value: round1(baselineMs),
+          unit: 'ms',
+          target: '',
+          pass: null,
+          note: 'same page and origins, alternating runs',
+        },
+        { metric: 'first result vs baseline', value: round2(widgetMs / baselineMs), unit: '×', target: '', pass: null },
+        {
+          metric: `CLS when the pre-fill arrives (${PREFILL_DELAY_MS} ms late): max of ${RUNS}`,
+          value: clsPrefill,
+          unit: '',
+          target: '0',
+          pass: clsPrefill === 0,
+        },
+        {
+          metric: 'CLS of the whole load: median',
+          value: median(cls.total),
+          unit: '',
+          target: '',
+          pass: null,
+          note: 'the widget appearing in an empty element moves what follows; reserve its height (min-height) to avoid it',
+        },
+      ];
+      const results: WidgetResults = {
+        ...resultsHeader('widget'),
+        rows,
+        sizes: widgetScriptSizes,
+        packSizes: languagePackSizes,
+        runsMs,
+        cls,
+      };
+      writeResults('widget', results);
+      return results;
+    } finally {
+      await browser?.close();
+      await host.stop(true);
+      await baselineServer.stop(true);
     }
-    delayPrefill = false;
-
-    const widgetMs = median(runsMs.widget);
-    const germanMs = median(runsMs.german);
-    const german = languagePackSizes.find((pack) => pack.file.startsWith('de.'));
-    const largestPack = Math.max(...languagePackSizes.map((pack) => pack.gzip));
-    const baselineMs = median(runsMs.baseline);
-    const clsPrefill = Math.max(...cls.prefill);
-    const rows: Row[] = [
-      {
-        metric: 'widget.js raw',
-        value: round(widgetScriptSizes.raw / 1024, 2),
-        unit: 'KB',
-        target: '',
-        pass: null,
-        note: `${widgetScriptSizes.raw} bytes`,
-      },
-      {
-        metric: 'widget.js gzip',
-        value: round(widgetScriptSizes.gzip / 1024, 2),
-        unit: 'KB',
-        target: `≤ 12 KB (aim 8)`,
-        pass: widgetScriptSizes.gzip <= TARGET_GZIP,
-        note: `${widgetScriptSizes.gzip} bytes; ${widgetScriptSizes.gzip <= AIM_GZIP ? 'meets' : 'misses'} the 8 KB aim; big SDKs 14–17 KB, minimal loaders ~1 KB`,
-      },
-      {
-        metric: 'widget.js brotli',
-        value: round(widgetScriptSizes.br / 1024, 2),
-        unit: 'KB',
-        target: '',
-        pass: null,
-        note: `${widgetScriptSizes.br} bytes`,
-      },
-      {
-        metric: `language pack ${german?.file ?? 'de'}: gzip / brotli / raw`,
-        value: round((german?.gzip ?? 0) / 1024, 2),
-        unit: 'KB',
-        target: 'loaded only by pages in German',
-        pass: null,
-        note: `${german?.gzip} B gzip, ${german?.br} B brotli, ${german?.raw} B raw; largest of ${languagePackSizes.length} packs ${largestPack} B gzip`,
-      },
-      {
-        metric: `first rendered result: median of ${RUNS}`,
-        value: round(widgetMs, 1),
-        unit: 'ms',
-        target: `≤ ${TARGET_RENDER_MS} ms`,
-        pass: widgetMs <= TARGET_RENDER_MS,
-      },
-      {
-        metric: `first rendered result in German (pack fetched first): median of ${RUNS}`,
-        value: round(germanMs, 1),
-        unit: 'ms',
-        target: '',
-        pass: null,
-        note: `${round(germanMs - widgetMs, 1)} ms over English: one more request to the script's origin before the first render`,
-      },
-      {
-        metric: 'baseline (1 KB loader renders a line): median',
-        value: round(baselineMs, 1),
-        unit: 'ms',
-        target: '',
-        pass: null,
-        note: 'same page and origins, alternating runs',
-      },
-      { metric: 'first result vs baseline', value: round(widgetMs / baselineMs, 2), unit: '×', target: '', pass: null },
-      {
-        metric: `CLS when the pre-fill arrives (${PREFILL_DELAY_MS} ms late): max of ${RUNS}`,
-        value: clsPrefill,
-        unit: '',
-        target: '0',
-        pass: clsPrefill === 0,
-      },
-      {
-        metric: 'CLS of the whole load: median',
-        value: median(cls.total),
-        unit: '',
-        target: '',
-        pass: null,
-        note: 'the widget appearing in an empty element moves what follows; reserve its height (min-height) to avoid it',
-      },
-    ];
-    const results: WidgetResults = {
-      ...resultsHeader('widget'),
-      rows,
-      sizes: widgetScriptSizes,
-      packSizes: languagePackSizes,
-      runsMs,
-      cls,
-    };
-    writeResults('widget', results);
-    return results;
-  } finally {
-    await browser?.close();
-    await app.stop(true);
-    await host.stop(true);
-    await baselineServer.stop(true);
-    database.close();
-    rmSync(work, { recursive: true, force: true });
-  }
-}
-
-async function accountFor(apiUrl: string, origin: string): Promise<string> {
-  const signup = await fetch(`${apiUrl}/v1/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `bench-${crypto.randomUUID()}@calc.example`, password: 'bench password 123' }),
   });
-  if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${await signup.text()}`);
-  const { token, account } = (await signup.json()) as { token: string; account: { apiKey: string } };
-  const added = await fetch(`${apiUrl}/v1/domains`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ domain: origin }),
-  });
-  if (added.status !== 201) throw new Error(`domain add failed: ${added.status}`);
-  return account.apiKey;
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 declare global {

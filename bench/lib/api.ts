@@ -1,22 +1,30 @@
 /** The product's HTTP API as the benches call it. */
+import { callJson } from '../../test/helpers/process.ts';
 
 /** The site the widget is embedded in: every widget request carries this Origin. */
 export const ORIGIN = 'https://shop.example';
 export const CALC_ID = 'bmi';
+export const BENCH_PASSWORD = 'bench password 123';
 
 /** A JSON API call; throws on a non-2xx answer. */
 export async function api(base: string, method: string, path: string, body?: unknown, token?: string): Promise<any> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
-  return text === '' ? undefined : JSON.parse(text);
+  const { status, json } = await callJson(base, method, path, body, token);
+  if (status < 200 || status > 299) throw new Error(`${method} ${path} → ${status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A new account (a fresh email, `BENCH_PASSWORD`): its email, token and widget API key. */
+export async function signUp(base: string): Promise<{ email: string; token: string; apiKey: string }> {
+  const email = `bench-${crypto.randomUUID()}@calc.example`;
+  const signup = await api(base, 'POST', '/v1/auth/signup', { email, password: BENCH_PASSWORD });
+  return { email, token: signup.token, apiKey: signup.account.apiKey };
+}
+
+/** A new account whose allowlist holds `domain` (the widget answers only there). */
+export async function signUpWithDomain(base: string, domain: string = ORIGIN) {
+  const account = await signUp(base);
+  await api(base, 'POST', '/v1/domains', { domain }, account.token);
+  return account;
 }
 
 /** The body of POST /v1/widget/load and /v1/widget/verify. */

@@ -30,6 +30,7 @@ export function pairedMedian(a: number[], b: number[]): number {
 export const round1 = (n: number): number => Math.round(n * 10) / 10;
 export const round2 = (n: number): number => Math.round(n * 100) / 100;
 export const round3 = (n: number): number => Math.round(n * 1000) / 1000;
+export const round4 = (n: number): number => Math.round(n * 10000) / 10000;
 
 /** Indexes (ascending) of the `n` items with the least interference (ties: earlier first). */
 export function leastDisturbed(items: { interference: number }[], n: number): number[] {
