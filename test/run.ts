@@ -3,7 +3,7 @@
  * php-cli (the PHP example of docs/webhooks.md) and postgresql (a throwaway server for
  * the PostgreSQL tests) when missing and this machine allows it
  * (root with apt-get); otherwise those tests fail and say what to install. Builds dist/calc first: e2e tests run the real
- * executable.
+ * executable. Without file filters, runs the API suites a second time on PostgreSQL.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,4 +41,12 @@ ensurePackage('/usr/bin/pg_ctlcluster', 'postgresql', 'the PostgreSQL tests');
 if (run([process.execPath, join(root, 'cli', 'build.ts')]) !== 0) process.exit(1);
 // Many tests start real processes, browsers or databases: bun's 5 s default per test is too
 // tight on a loaded 2-core machine. A test that needs less still says so with its own timeout.
-process.exit(run([process.execPath, 'test', '--timeout', '30000', ...process.argv.slice(2)]));
+const bunTest = [process.execPath, 'test', '--timeout', '30000'];
+const filters = process.argv.slice(2);
+const status = run([...bunTest, ...filters]);
+// The whole suite also runs the API suites on PostgreSQL (test/helpers/test-database.ts);
+// each pass prints its own counts, and .ci/run adds them up.
+if (filters.length > 0) process.exit(status);
+console.log('\nThe API suites again, on PostgreSQL (CALC_TEST_DATABASE=postgres):');
+const onPostgres = run([...bunTest, 'test/api'], { CALC_TEST_DATABASE: 'postgres' });
+process.exit(status !== 0 ? status : onPostgres);

@@ -231,8 +231,14 @@ describe('health and docs', () => {
     using app = testApp();
     expect((await app.request('GET', '/healthz')).json).toEqual({ status: 'ok' });
     expect((await app.request('GET', '/readyz')).json).toEqual({ status: 'ready' });
-    app.database.sqlite.close();
-    const res = await app.request('GET', '/readyz');
+    app.breakConnection();
+    // PostgreSQL's reachability comes from a ping once a second: wait for it to notice.
+    const deadline = Date.now() + 5_000;
+    let res = await app.request('GET', '/readyz');
+    while (res.status === 200 && Date.now() < deadline) {
+      await Bun.sleep(20);
+      res = await app.request('GET', '/readyz');
+    }
     expect(res.status).toBe(503);
     expect(res.json.error.code).toBe('not_ready');
   });
@@ -284,7 +290,8 @@ describe('unexpected failures', () => {
     async (method, path) => {
       using app = testApp();
       const { token, apiKey } = await app.signup();
-      app.database.sqlite.close();
+      // A table gone under the app: the query fails as a bug would, not as an outage.
+      await app.sql('DROP TABLE domains');
       const res = await app.request(method, path, {
         token,
         body: method === 'POST' ? { apiKey, domain: 'https://shop.example', calcId: 'bmi' } : undefined,

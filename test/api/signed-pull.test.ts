@@ -166,7 +166,7 @@ describe('signed pulls', () => {
       { 'Calc-Visitor': 'forged', 'X-Shop': '1' },
       `${owner.id}/bmi`,
     );
-    app.database.sqlite.run('UPDATE widget_configs SET webhook_headers = ?', [sealed]);
+    await app.sql('UPDATE widget_configs SET webhook_headers = ?', sealed);
     const headers = await loadAndReceive(app, owner.apiKey);
     expect(headers['x-shop']).toBe('1');
     expect(headers['calc-visitor']).toBeUndefined();

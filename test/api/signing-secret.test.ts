@@ -2,10 +2,10 @@ import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.ts';
 import { loadServerConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/client.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { testApp } from '../helpers/test-app.ts';
+import { testDatabase } from '../helpers/test-database.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SECRET_FORMAT = /^whsec_[0-9A-Za-z]{32}$/;
@@ -27,9 +27,7 @@ describe('GET/POST /v1/account/signing-secret', () => {
     using app = testApp({ now: clock.now });
     const owner = await app.signup();
     // Made with the account, not on first read.
-    expect(
-      app.database.sqlite.query('SELECT count(*) AS n FROM signing_secrets WHERE account_id = ?').get(owner.id),
-    ).toEqual({ n: 1 });
+    expect(await app.count('signing_secrets WHERE account_id = ?', owner.id)).toBe(1);
     const first = await app.request('GET', '/v1/account/signing-secret', { token: owner.token });
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toBe('no-store');
@@ -106,15 +104,13 @@ describe('GET/POST /v1/account/signing-secret', () => {
     const owner = await app.signup();
     await app.request('POST', '/v1/account/signing-secret', { token: owner.token });
     const { signingSecret } = (await app.request('GET', '/v1/account/signing-secret', { token: owner.token })).json;
-    const row = app.database.sqlite.query('SELECT * FROM signing_secrets').get() as {
-      secret: string;
-      previous_secret: string;
-    };
+    const [row] = (await app.sql('SELECT * FROM signing_secrets')) as { secret: string; previous_secret: string }[];
+    if (!row) throw new Error('no signing secret stored');
     expect(row.secret).toStartWith('v1.');
     expect(JSON.stringify(row)).not.toContain('whsec_');
     // A sealed secret copied into another account's row does not open there.
     const other = await app.signup();
-    app.database.sqlite.run('UPDATE signing_secrets SET secret = ? WHERE account_id = ?', [row.secret, other.id]);
+    await app.sql('UPDATE signing_secrets SET secret = ? WHERE account_id = ?', row.secret, other.id);
     expect(await app.signingSecrets.active(other.id)).not.toContain(signingSecret);
     await app.flush();
     expect(app.logs.join('\n')).not.toContain(signingSecret);
@@ -125,12 +121,8 @@ describe('GET/POST /v1/account/signing-secret', () => {
     const owner = await app.signup();
     const other = await app.signup();
     // Sealed for another account: it cannot open under this one, as with another key.
-    const foreign = app.database.sqlite
-      .query('SELECT secret FROM signing_secrets WHERE account_id = ?')
-      .get(other.id) as {
-      secret: string;
-    };
-    app.database.sqlite.run('UPDATE signing_secrets SET secret = ? WHERE account_id = ?', [foreign.secret, owner.id]);
+    const [foreign] = await app.sql('SELECT secret FROM signing_secrets WHERE account_id = ?', other.id);
+    await app.sql('UPDATE signing_secrets SET secret = ? WHERE account_id = ?', foreign?.secret, owner.id);
     const replaced = await app.request('GET', '/v1/account/signing-secret', { token: owner.token });
     expect(replaced.status).toBe(200);
     expect(replaced.json.signingSecret).toMatch(SECRET_FORMAT);
@@ -149,7 +141,7 @@ describe('GET/POST /v1/account/signing-secret', () => {
       body: { password: owner.password },
     });
     expect(deleted.status).toBe(200);
-    const rows = app.database.sqlite.query('SELECT account_id FROM signing_secrets').all();
+    const rows = await app.sql('SELECT account_id FROM signing_secrets');
     expect(rows).toEqual([{ account_id: kept.id }]);
   });
 });
@@ -157,22 +149,24 @@ describe('GET/POST /v1/account/signing-secret', () => {
 test('accounts made before signing secrets existed get one when the server starts', async () => {
   using dir = tempDir();
   const config = loadServerConfig({ data: join(dir.path, 'data') }, {});
-  const database = openDatabase(config.dataDir);
+  const database = testDatabase(config.dataDir);
   try {
     for (const id of ['acct_old1', 'acct_old2'])
-      database.sqlite.run(
+      await database.sql(
         "INSERT INTO accounts (id, email, password_hash, plan, api_key, created_at) VALUES (?, ?, 'h', 'free', ?, '2026-01-01T00:00:00.000Z')",
-        [id, `${id}@shop.example`, `pk_${id}`],
+        id,
+        `${id}@shop.example`,
+        `pk_${id}`,
       );
     const app = createApp({
       config,
-      database,
+      database: database.backend,
       jwtSecret: 'test-secret-that-is-long-enough-0123456789',
       headerKey: new Uint8Array(32).fill(3),
       logger: createLogger(() => {}),
     });
     await app.ready;
-    const rows = database.sqlite.query('SELECT account_id FROM signing_secrets ORDER BY account_id').all();
+    const rows = await database.sql('SELECT account_id FROM signing_secrets ORDER BY account_id');
     expect(rows).toEqual([{ account_id: 'acct_old1' }, { account_id: 'acct_old2' }]);
     const [a] = await app.signingSecrets.active('acct_old1');
     const [b] = await app.signingSecrets.active('acct_old2');

@@ -184,11 +184,10 @@ describe('GET /v1/usage', () => {
     });
     expect(deleted.status).toBe(200);
     await app.flush();
-    const count = (table: string, id: string) =>
-      (app.database.sqlite.query(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).get(id) as { n: number }).n;
-    expect(count('usage_daily', leaving.id)).toBe(0);
-    expect(count('usage', leaving.id)).toBe(0);
-    expect(count('usage_daily', staying.id)).toBe(1);
+    const count = (table: string, id: string) => app.count(`${table} WHERE account_id = ?`, id);
+    expect(await count('usage_daily', leaving.id)).toBe(0);
+    expect(await count('usage', leaving.id)).toBe(0);
+    expect(await count('usage_daily', staying.id)).toBe(1);
     expect((await usage(app, staying.token)).json.total).toBe(1);
   });
 

@@ -149,10 +149,7 @@ describe('the pull on every widget load', () => {
       using app = testApp({ env: ALLOW });
       const { apiKey, id } = await extraShop(app, good.url('/ok'));
       // Simulate a config written before a rule existed (or by hand): the fetch still refuses it.
-      app.database.sqlite.run('UPDATE widget_configs SET webhook_url = ? WHERE account_id = ?', [
-        internal.url('/x'),
-        id,
-      ]);
+      await app.sql('UPDATE widget_configs SET webhook_url = ? WHERE account_id = ?', internal.url('/x'), id);
       const res = await load(app, apiKey);
       expect(res.json.values).toEqual({});
       expect(internal.hits).toBe(0);

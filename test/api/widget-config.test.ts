@@ -47,12 +47,9 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
     const read = await app.request('GET', '/v1/widget-config/bmi', { token });
     expect(read.json.config).toEqual(saved.json.config);
     expect(read.text).not.toContain('s3cr3t');
-    const row = app.database.sqlite.query('SELECT * FROM widget_configs WHERE account_id = ?').get(id) as Record<
-      string,
-      string
-    >;
+    const [row] = (await app.sql('SELECT * FROM widget_configs WHERE account_id = ?', id)) as Record<string, string>[];
     expect(JSON.stringify(row)).not.toContain('s3cr3t');
-    expect(row.webhook_headers?.startsWith('v1.')).toBe(true);
+    expect(String(row?.webhook_headers).startsWith('v1.')).toBe(true);
   });
 
   test.each(['free', 'base'] as const)(
@@ -66,7 +63,7 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
       expect(res.json.error.code).toBe('plan_required');
       expect(res.json.error.message).toContain('Extra plan (50 USD per month)');
       expect(res.json.error.message).toContain(plan === 'free' ? 'Free' : 'Base');
-      expect(app.database.sqlite.query('SELECT count(*) AS n FROM widget_configs').get()).toEqual({ n: 0 });
+      expect(await app.count('widget_configs')).toBe(0);
     },
   );
 
@@ -118,7 +115,7 @@ describe('GET/PUT /v1/widget-config/:calcId', () => {
       const res = await put(app, token, calcId, config);
       expect({ name, status: res.status, code: res.json?.error?.code }).toEqual({ name, status, code });
     }
-    expect(app.database.sqlite.query('SELECT count(*) AS n FROM widget_configs').get()).toEqual({ n: 0 });
+    expect(await app.count('widget_configs')).toBe(0);
   });
 
   test.each([
@@ -309,10 +306,8 @@ describe('POST /v1/widget-config/:calcId/test-webhook', () => {
     await put(app, token, 'bmi', { webhook: { url: target.url() } });
     await app.request('POST', '/v1/widget-config/bmi/test-webhook', { token });
     await app.flush();
-    const row = app.database.sqlite.query('SELECT webhook_status FROM widget_configs').get() as {
-      webhook_status: string;
-    };
-    expect(JSON.parse(row.webhook_status).outcome).toBe('ok');
+    const [row] = await app.sql('SELECT webhook_status FROM widget_configs');
+    expect(JSON.parse(String(row?.webhook_status)).outcome).toBe('ok');
     expect((await app.request('GET', '/v1/widget-config/bmi', { token })).json.webhookStatus.outcome).toBe('ok');
   });
 });

@@ -160,7 +160,7 @@ describe('load and verify answers', () => {
     now = new Date('2026-02-01T00:00:00Z');
     expect((await load()).status).toBe(200);
     await app.usage.flush();
-    const rows = app.database.sqlite.query('SELECT period, loads FROM usage ORDER BY period').all();
+    const rows = await app.sql('SELECT period, CAST(loads AS INTEGER) AS loads FROM usage ORDER BY period');
     expect(rows).toEqual([
       { period: '2026-01', loads: 1 },
       { period: '2026-02', loads: 1 },
@@ -173,8 +173,8 @@ describe('load and verify answers', () => {
     for (let i = 0; i < 4; i++)
       await app.request('POST', '/v1/widget/load', { body: { apiKey, domain: ORIGIN, calcId: 'bmi' } });
     await app.usage.flush();
-    const stored = app.database.sqlite.query('SELECT loads FROM usage').get() as { loads: number };
-    expect(stored.loads).toBe(4);
+    const [stored] = await app.sql('SELECT loads FROM usage');
+    expect(Number(stored?.loads)).toBe(4);
     expect((await app.request('GET', '/v1/account', { token })).json.usage.used).toBe(4);
   });
 

@@ -1,4 +1,3 @@
-import { SQL } from 'bun';
 import { afterAll, beforeAll } from 'bun:test';
 import { chownSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +28,7 @@ function runAsPostgres(cmd: string[]): void {
   if (done.exitCode !== 0) throw new Error(`${cmd.slice(0, 2).join(' ')} failed: ${done.stderr.toString()}`);
 }
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
   const port = probe.port;
   probe.stop(true);
@@ -45,11 +44,22 @@ export interface ThrowawayPostgres {
   stop(): Promise<void>;
 }
 
+/** A cluster driven by blocking calls: what a synchronous test helper can use. */
+export interface ThrowawayCluster {
+  /** A new database (a copy of `template` when given): its postgres:// URL. */
+  createDatabase(template?: string): string;
+  /** The URL of database `name` on this cluster. */
+  url(name: string): string;
+  halt(): void;
+  resume(): void;
+  stop(): void;
+}
+
 /**
  * A real PostgreSQL cluster in a temp dir on a random port (trust auth, 127.0.0.1 only,
- * no fsync: it is thrown away), started for one test file and stopped after it.
+ * no fsync: it is thrown away), started and stopped by blocking calls.
  */
-export async function startPostgres(): Promise<ThrowawayPostgres> {
+export function startCluster(): ThrowawayCluster {
   const bin = serverBin();
   const dir = tempDir('calc-pg-');
   const data = join(dir.path, 'data');
@@ -65,11 +75,11 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
       join(dir.path, 'server.log'),
       '-w',
       '-o',
-      `-p ${port} -k ${dir.path} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
+      `-p ${port} -k ${dir.path} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300`,
       'start',
     ]);
   for (let attempt = 0; ; attempt++) {
-    port = await freePort();
+    port = freePort();
     try {
       start();
       break;
@@ -77,24 +87,41 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
       if (attempt >= 3) throw error;
     }
   }
-  const base = `postgres://postgres@127.0.0.1:${port}`;
-  const admin = new SQL({ url: `${base}/postgres`, max: 1 });
+  const url = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`;
+  const halt = () => runAsPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']);
   let next = 0;
   return {
-    async createDatabase() {
+    createDatabase(template) {
       const name = `calc_${process.pid}_${++next}`;
-      await admin.unsafe(`CREATE DATABASE ${name}`);
-      return `${base}/${name}`;
+      const command = `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`;
+      const done = Bun.spawnSync(
+        [join(bin, 'psql'), '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', command, url('postgres')],
+        {
+          stdout: 'pipe',
+          stderr: 'pipe',
+        },
+      );
+      if (done.exitCode !== 0) throw new Error(`${command} failed: ${done.stderr.toString()}`);
+      return url(name);
     },
-    halt() {
-      runAsPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']);
-    },
+    url,
+    halt,
     resume: start,
-    async stop() {
-      await admin.close();
-      runAsPostgres([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']);
+    stop() {
+      halt();
       dir[Symbol.dispose]();
     },
+  };
+}
+
+/** The cluster of `startCluster`, started for one test file and stopped after it. */
+export async function startPostgres(): Promise<ThrowawayPostgres> {
+  const cluster = startCluster();
+  return {
+    createDatabase: async () => cluster.createDatabase(),
+    halt: cluster.halt,
+    resume: cluster.resume,
+    stop: async () => cluster.stop(),
   };
 }
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { createApp, type AppOptions } from '../../src/app.ts';
 import { loadServerConfig, type ServeFlags } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/client.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDir } from './temp-dir.ts';
+import { testDatabase } from './test-database.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-0123456789';
 const TEST_HEADER_KEY = new Uint8Array(32).fill(7);
@@ -27,13 +27,16 @@ interface RequestLine {
 }
 
 /**
- * The real app on a real SQLite file in a temp dir with the real migrations; requests
- * go through `handle` (native routes first, then Elysia, as when serving). Log lines are captured so tests can check what is logged.
+ * The real app on a real, migrated database: a SQLite file in a temp dir, or a fresh
+ * PostgreSQL database when `CALC_TEST_DATABASE=postgres` (see test-database.ts). Requests
+ * go through `handle` (native routes first, then Elysia, as when serving). Log lines are
+ * captured so tests can check what is logged.
  */
 export function testApp(options: TestAppOptions = {}) {
   const dir = tempDir();
   const config = loadServerConfig({ data: join(dir.path, 'data'), ...options.flags }, { ...options.env });
-  const database = openDatabase(config.dataDir);
+  const store = testDatabase(config.dataDir);
+  const database = store.backend;
   const logs: string[] = [];
   const built = createApp({
     config,
@@ -84,6 +87,12 @@ export function testApp(options: TestAppOptions = {}) {
     }
   }
 
+  /** How many rows `from` (a table, optionally with its WHERE clause) holds. */
+  async function count(from: string, ...params: unknown[]): Promise<number> {
+    const [row] = await store.sql(`SELECT count(*) AS n FROM ${from}`, ...params);
+    return Number(row?.n);
+  }
+
   let counter = 0;
   /** Signs up a fresh account and returns its token, key and id. */
   async function signup(
@@ -110,8 +119,12 @@ export function testApp(options: TestAppOptions = {}) {
     request,
     requestLines,
     signup,
+    sql: store.sql,
+    tables: store.tables,
+    count,
+    breakConnection: store.breakConnection,
     [Symbol.dispose]() {
-      database.close();
+      store.close(built.ready);
       dir[Symbol.dispose]();
     },
   };

@@ -36,43 +36,56 @@ export async function openPostgres(
 ): Promise<OpenPostgres> {
   const client = new SQL({ url, max: POOL_SIZE, connectionTimeout: 5, idleTimeout: 60 });
   try {
-    const db = drizzle({ client, schema });
     await migrateLocked(client, migrations);
-    let reachable = true;
-    let pinging = false;
-    const ping = setInterval(() => {
-      if (pinging) return;
-      pinging = true;
-      const timeout = new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error('ping timed out')), PING_TIMEOUT_MS),
-      );
-      Promise.race([client`SELECT 1`, timeout])
-        .then(
-          () => {
-            reachable = true;
-          },
-          () => {
-            reachable = false;
-          },
-        )
-        .finally(() => {
-          pinging = false;
-        });
-    }, PING_EVERY_MS);
-    return {
-      db,
-      assertReachable() {
-        if (!reachable) throw new Error('PostgreSQL does not answer');
-      },
-      close: async () => {
-        clearInterval(ping);
-        await client.close();
-      },
-    };
   } catch (error) {
     await client.close();
     throw error;
   }
+  return watched(client);
+}
+
+/**
+ * Connects to an already migrated database (the client connects on first use), for
+ * callers that cannot wait: tests that clone a migrated template.
+ */
+export function connectPostgres(url: string): OpenPostgres {
+  return watched(new SQL({ url, max: POOL_SIZE, connectionTimeout: 5, idleTimeout: 60 }));
+}
+
+/** The store over `client`, with the ping that `/readyz` and the outage checks read. */
+function watched(client: SQL): OpenPostgres {
+  const db = drizzle({ client, schema });
+  let reachable = true;
+  let pinging = false;
+  const ping = setInterval(() => {
+    if (pinging) return;
+    pinging = true;
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('ping timed out')), PING_TIMEOUT_MS),
+    );
+    Promise.race([client`SELECT 1`, timeout])
+      .then(
+        () => {
+          reachable = true;
+        },
+        () => {
+          reachable = false;
+        },
+      )
+      .finally(() => {
+        pinging = false;
+      });
+  }, PING_EVERY_MS);
+  return {
+    db,
+    assertReachable() {
+      if (!reachable) throw new Error('PostgreSQL does not answer');
+    },
+    close: async () => {
+      clearInterval(ping);
+      await client.close();
+    },
+  };
 }
 
 async function migrateLocked(client: SQL, migrations: MigrationMeta[]): Promise<void> {
