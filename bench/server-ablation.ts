@@ -21,7 +21,7 @@
  *
  *   bun bench/server-ablation.ts [variant …]     (env: ROUTES=load,verify ROUNDS=3 SECS=3)
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { compileExecutable } from '../cli/build.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,9 @@ const VARIANTS = ['raw', 'raw-exe', 'raw+log', 'native', '+log', 'app', 'exe'] a
 type Variant = (typeof VARIANTS)[number];
 const API_KEY = 'pk_ablationablationablation0';
 const ORIGIN = 'https://shop.example';
+/** A quota and per-client limits that one address's loads never reach: the checks still run. */
+const BIG = 100_000_000;
+const LIMIT_FLAGS = ['--quota-free', BIG, '--rate-widget-per-minute', BIG, '--rate-widget-per-day', BIG].map(String);
 
 if (process.argv[2] === '--serve') {
   await serve(process.argv[3] as Variant, process.argv[4] as string);
@@ -57,7 +60,10 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
   const { createApp } = await import('../src/app.ts');
   const { loadServerConfig } = await import('../src/config.ts');
 
-  const config = loadServerConfig({ data: dataDir, port: 0, 'quota-free': 100_000_000 }, {});
+  const config = loadServerConfig(
+    { data: dataDir, port: 0, 'quota-free': BIG, 'rate-widget-per-minute': BIG, 'rate-widget-per-day': BIG },
+    {},
+  );
   const database = openDatabase(config.dataDir);
   const logger = variant === 'native' ? silentLogger : createLogger();
   let port: number | undefined;
@@ -148,14 +154,15 @@ async function main(): Promise<void> {
     for (const variant of wanted) {
       const dir = join(work, variant.replace(/\W/g, '_'));
       mkdirSync(dir, { recursive: true });
-      copyFileSync(join(template, 'calc.db'), join(dir, 'calc.db'));
+      // The whole directory: a database without its secrets is refused at start.
+      cpSync(template, dir, { recursive: true });
       const command =
         variant === 'raw-exe'
           ? [compiledRawServer(work), dir]
           : variant.startsWith('raw')
             ? [process.execPath, join(ROOT, 'bench', 'raw-server.ts'), dir, ...(variant === 'raw+log' ? ['--log'] : [])]
             : variant === 'exe'
-              ? [prepareBinary(work).path, 'serve', '--port', '0', '--data', dir, '--quota-free', '100000000']
+              ? [prepareBinary(work).path, 'serve', '--port', '0', '--data', dir, ...LIMIT_FLAGS]
               : [process.execPath, import.meta.path, '--serve', variant, dir];
       const started = await startListening(pinned(SERVER_CORE, command), {
         stderrFile: join(work, `${variant.replace(/\W/g, '_')}.log`),
