@@ -107,7 +107,8 @@ export function createApp(options: AppOptions) {
         if (!NOT_CALLED.has(result.outcome)) usage.countCall(account.id, dayOf(now()), calculator.id, result.outcome);
         return result.values;
       };
-      return pullWebhook(webhook, account, calculator, visit).then(counted);
+      const pulled = pullWebhook(webhook, account, calculator, visit);
+      return pulled instanceof Promise ? pulled.then(counted) : counted(pulled);
     });
   // The peer address is known to the server only once it listens.
   let peerOf = (_request: Request): string | undefined => undefined;

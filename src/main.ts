@@ -169,6 +169,9 @@ function listen(app: ReturnType<typeof createApp>['app'], config: ServerConfig):
       port: config.port,
       maxRequestBodySize: 1024 * 1024,
       reusePort: false,
+      // Elysia asks Bun for development mode unless NODE_ENV=production: its error pages
+      // and on-demand bundling have no place in a server that faces the internet.
+      development: false,
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {

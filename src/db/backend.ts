@@ -77,10 +77,10 @@ function unavailable(): AppError {
  * the operator's to fix, and clients may retry.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any method signature
-function guarded<T extends { [K in keyof T]: (...args: any[]) => Promise<unknown> }>(store: T): T {
+function guarded<T extends { [K in keyof T]: (...args: any[]) => unknown }>(store: T): T {
   const wrapped: Record<string, unknown> = {};
   // biome-ignore lint/suspicious/noExplicitAny: any method signature
-  for (const [name, method] of Object.entries<(...args: any[]) => Promise<unknown>>(store)) {
+  for (const [name, method] of Object.entries<(...args: any[]) => unknown>(store)) {
     wrapped[name] = (...args: unknown[]) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const deadline = new Promise<never>((_, reject) => {

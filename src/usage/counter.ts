@@ -215,9 +215,10 @@ export function createUsageCounter(
   }
 
   return {
-    async used(accountId: string, period: string): Promise<number> {
-      const e = await entry(accountId, period);
-      return e.stored + e.pending;
+    /** Loads of the month, counted or not yet written; without a promise once the month is known. */
+    used(accountId: string, period: string): number | Promise<number> {
+      const e = entry(accountId, period);
+      return e instanceof Promise ? e.then((known) => known.stored + known.pending) : e.stored + e.pending;
     },
 
     /**

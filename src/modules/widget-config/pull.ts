@@ -57,15 +57,25 @@ const nothing = (outcome: PullOutcome): PullResult => ({
 /**
  * Runs the guarded webhook pull for one widget load. The plan is read from the account
  * row of this very request (never cached), so a downgrade stops calls at once. Never
- * throws: a failure is an outcome and the visitor gets the defaults.
+ * throws: a failure is an outcome and the visitor gets the defaults. Below Extra the
+ * answer comes without a promise: most loads then take no extra tick.
  */
-export async function pullWebhook(
+export function pullWebhook(
+  deps: PullDeps,
+  account: AccountRow,
+  calculator: CalculatorDefinition,
+  visit: PullVisit,
+): PullResult | Promise<PullResult> {
+  if (account.plan !== 'extra') return nothing('plan_required');
+  return pullForExtra(deps, account, calculator, visit);
+}
+
+async function pullForExtra(
   deps: PullDeps,
   account: AccountRow,
   calculator: CalculatorDefinition,
   visit: PullVisit,
 ): Promise<PullResult> {
-  if (account.plan !== 'extra') return nothing('plan_required');
   const startedAt = performance.now();
   let config: WidgetConfigRow | undefined;
   try {

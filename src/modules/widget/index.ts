@@ -59,10 +59,10 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
       body: WidgetBody,
       response: { 200: VerifyAnswer, ...widgetErrors },
       detail: { summary: 'Check that a page may show a calculator (does not count a load)' },
-      async answer(body, request) {
-        const { account, calculator } = await authoriseWidget(deps, body, request.headers.get('origin'));
-        await useQuota(deps, account);
-        return `{"ok":true,"calcId":${JSON.stringify(calculator.id)}}`;
+      answer(body, request) {
+        return then(authoriseWidget(deps, body, request.headers.get('origin')), ({ account, calculator }) =>
+          then(useQuota(deps, account), () => `{"ok":true,"calcId":${JSON.stringify(calculator.id)}}`),
+        );
       },
     },
     {
@@ -73,16 +73,26 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
         summary: 'Load a calculator with its pre-filled values (counts one load)',
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } },
       },
-      async answer(body, request) {
-        const { account, calculator, origin } = await authoriseWidget(deps, body, request.headers.get('origin'));
-        // Awaited only when a promise came back: most loads need no extra tick.
-        const counted = useQuota(deps, account, { calcId: calculator.id, origin });
-        if (counted !== undefined) await counted;
-        const values = deps.prefill(account, calculator, { origin, context: body.context });
-        return loadAnswer(calculator, values instanceof Promise ? await values : values);
+      answer(body, request) {
+        return then(authoriseWidget(deps, body, request.headers.get('origin')), ({ account, calculator, origin }) =>
+          then(useQuota(deps, account, { calcId: calculator.id, origin }), () =>
+            then(deps.prefill(account, calculator, { origin, context: body.context }), (values) =>
+              loadAnswer(calculator, values),
+            ),
+          ),
+        );
       },
     },
   ];
+}
+
+/**
+ * `next(value)`, at once when `value` is there, or once its promise settles. A load on
+ * SQLite, within its month's known count and without a webhook, then answers without a
+ * single promise: every embedding page calls it, and each await costs a tick.
+ */
+function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /** register-domain: a page asks the owner to approve its origin (rare; an Elysia route). */

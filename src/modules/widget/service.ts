@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { CalculatorDefinition } from '../../calculators/definition.ts';
 import type { Plan } from '../../plans.ts';
-import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
+import type { AccountRow, AccountsStore, WidgetLookup } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { requireCalculator } from '../calculators/service.ts';
@@ -47,20 +47,38 @@ export function checkOriginHeader(origin: string, originHeader: string | null): 
     throw new AppError('origin_mismatch', `The request comes from ${originHeader}, not from ${origin}.`);
 }
 
+/** What the checks of the widget routes establish about a request. */
+export interface AuthorisedWidget {
+  account: AccountRow;
+  calculator: CalculatorDefinition;
+  origin: string;
+}
+
 /**
  * The checks both widget routes share, in the documented order (docs/api.md, "Order of checks"): key → Origin header →
- * registered domain → calculator. (The body's shape was checked by the route schema.)
+ * registered domain → calculator. (The body's shape was checked by the route schema.) Answers without a promise
+ * when the store does (SQLite): every embedding page passes here, and each promise is a tick and an allocation.
  */
-export async function authoriseWidget(
+export function authoriseWidget(
   deps: WidgetDeps,
   request: WidgetRequest,
   originHeader: string | null,
-): Promise<{ account: AccountRow; calculator: CalculatorDefinition; origin: string }> {
+): AuthorisedWidget | Promise<AuthorisedWidget> {
   const origin = pageOrigin(request.domain);
+  if (!request.apiKey.startsWith('pk_')) throw invalidApiKey();
   // One read answers both the key and the domain checks; they are still judged in order.
-  const found = request.apiKey.startsWith('pk_')
-    ? await deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin))
-    : undefined;
+  const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin));
+  return found instanceof Promise
+    ? found.then((lookup) => judge(lookup, request, origin, originHeader))
+    : judge(found, request, origin, originHeader);
+}
+
+function judge(
+  found: WidgetLookup | undefined,
+  request: WidgetRequest,
+  origin: string,
+  originHeader: string | null,
+): AuthorisedWidget {
   if (!found) throw invalidApiKey();
   const { account, domainStatus: status } = found;
   checkOriginHeader(origin, originHeader);
@@ -105,11 +123,15 @@ export function useQuota(
 ): undefined | Promise<void> {
   const limit = deps.quotas[account.plan];
   const now = deps.now();
-  const allowed = load
-    ? deps.usage.tryCount(account.id, dayOf(now), limit, load.calcId, load.origin)
-    : deps.usage.used(account.id, periodOf(now)).then((used) => used < limit);
-  if (typeof allowed !== 'boolean') return allowed.then((ok) => refuseOver(ok, limit));
-  refuseOver(allowed, limit);
+  if (load) {
+    const allowed = deps.usage.tryCount(account.id, dayOf(now), limit, load.calcId, load.origin);
+    if (typeof allowed !== 'boolean') return allowed.then((ok) => refuseOver(ok, limit));
+    refuseOver(allowed, limit);
+    return undefined;
+  }
+  const used = deps.usage.used(account.id, periodOf(now));
+  if (typeof used !== 'number') return used.then((n) => refuseOver(n < limit, limit));
+  refuseOver(used < limit, limit);
   return undefined;
 }
 
