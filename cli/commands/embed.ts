@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { CliFailure, EXIT } from '../base-command.ts';
 import { OwnerCommand } from '../owner-command.ts';
-import type { AccountOverviewBody, CalculatorBody } from '../lib/api-types.ts';
+import type { AccountOverviewBody, CalculatorBody } from '../../src/api-bodies.ts';
 import { calcIdArg, calcIdSegment } from '../lib/calc-id.ts';
 
 export default class Embed extends OwnerCommand {

@@ -1,5 +1,5 @@
 import { OwnerCommand } from '../owner-command.ts';
-import type { SessionBody } from '../lib/api-types.ts';
+import type { SessionBody } from '../../src/api-bodies.ts';
 import { writeLogin } from '../lib/credentials.ts';
 import { readSignInInput, signInFlags } from '../lib/sign-in-input.ts';
 

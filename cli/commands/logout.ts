@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { CliFailure, EXIT } from '../base-command.ts';
-import type { DoneBody } from '../lib/api-types.ts';
+import type { DoneBody } from '../../src/api-bodies.ts';
 import { credentialsPath, removeLogin } from '../lib/credentials.ts';
 import { OwnerCommand } from '../owner-command.ts';
 

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { CliFailure } from '../base-command.ts';
-import type { NewTokenBody } from '../lib/api-types.ts';
+import type { NewTokenBody } from '../../src/api-bodies.ts';
 import { readLogin, writeLogin } from '../lib/credentials.ts';
 import { canPrompt, prompt } from '../lib/prompt.ts';
 import { readStdin } from '../lib/stdin.ts';

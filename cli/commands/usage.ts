@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { OwnerCommand } from '../owner-command.ts';
-import type { AccountOverviewBody, UsageReportBody } from '../lib/api-types.ts';
+import type { AccountOverviewBody, UsageReportBody } from '../../src/api-bodies.ts';
 import { printable } from '../lib/printable.ts';
 import { formatCount, quotaSummary, quotaWarnings } from '../lib/quota.ts';
 import { formatTable } from '../lib/table.ts';

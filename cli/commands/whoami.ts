@@ -1,5 +1,5 @@
 import { OwnerCommand } from '../owner-command.ts';
-import type { AccountOverviewBody } from '../lib/api-types.ts';
+import type { AccountOverviewBody } from '../../src/api-bodies.ts';
 import { formatDetails } from '../lib/details.ts';
 import { quotaSummary, quotaWarnings } from '../lib/quota.ts';
 

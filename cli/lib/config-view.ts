@@ -1,5 +1,5 @@
 import { REDACTED } from '../../src/webhook/headers.ts';
-import type { WidgetConfigBody } from './api-types.ts';
+import type { WidgetConfigBody } from '../../src/api-bodies.ts';
 import { formatDetails } from './details.ts';
 import { explainOutcome } from './webhook-outcomes.ts';
 

@@ -1,4 +1,4 @@
-import type { AccountOverviewBody } from './api-types.ts';
+import type { AccountOverviewBody } from '../../src/api-bodies.ts';
 
 type Quota = AccountOverviewBody['usage'];
 

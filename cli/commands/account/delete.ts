@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { CliFailure } from '../../base-command.ts';
-import type { AccountOverviewBody, DoneBody } from '../../lib/api-types.ts';
+import type { AccountOverviewBody, DoneBody } from '../../../src/api-bodies.ts';
 import { confirmByTyping } from '../../lib/confirm.ts';
 import { removeLogin } from '../../lib/credentials.ts';
 import { canPrompt, prompt } from '../../lib/prompt.ts';

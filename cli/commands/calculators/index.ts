@@ -1,5 +1,5 @@
 import { OwnerCommand } from '../../owner-command.ts';
-import type { CalculatorListBody } from '../../lib/api-types.ts';
+import type { CalculatorListBody } from '../../../src/api-bodies.ts';
 import { formatTable } from '../../lib/table.ts';
 
 export default class Calculators extends OwnerCommand {

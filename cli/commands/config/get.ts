@@ -1,5 +1,5 @@
 import { OwnerCommand } from '../../owner-command.ts';
-import type { WidgetConfigBody } from '../../lib/api-types.ts';
+import type { WidgetConfigBody } from '../../../src/api-bodies.ts';
 import { calcIdArg, calcIdSegment } from '../../lib/calc-id.ts';
 import { describeConfig } from '../../lib/config-view.ts';
 

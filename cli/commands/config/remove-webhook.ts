@@ -1,4 +1,4 @@
-import type { WidgetConfigBody } from '../../lib/api-types.ts';
+import type { WidgetConfigBody } from '../../../src/api-bodies.ts';
 import { calcIdArg, calcIdSegment } from '../../lib/calc-id.ts';
 import { confirmAction, yesFlag } from '../../lib/confirm.ts';
 import { OwnerCommand } from '../../owner-command.ts';

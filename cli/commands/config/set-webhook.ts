@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { CliFailure } from '../../base-command.ts';
 import { OwnerCommand } from '../../owner-command.ts';
 import { REDACTED } from '../../../src/webhook/headers.ts';
-import type { WidgetConfigBody } from '../../lib/api-types.ts';
+import type { WidgetConfigBody } from '../../../src/api-bodies.ts';
 import { calcIdArg, calcIdSegment } from '../../lib/calc-id.ts';
 import { describeConfig } from '../../lib/config-view.ts';
 import { readStdin } from '../../lib/stdin.ts';

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { OwnerCommand } from '../../owner-command.ts';
-import type { TestWebhookBody } from '../../lib/api-types.ts';
+import type { TestWebhookBody } from '../../../src/api-bodies.ts';
 import { EXIT } from '../../base-command.ts';
 import { calcIdArg, calcIdSegment } from '../../lib/calc-id.ts';
 import { formatDetails } from '../../lib/details.ts';

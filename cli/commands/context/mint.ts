@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { CliFailure } from '../../base-command.ts';
 import { OwnerCommand } from '../../owner-command.ts';
-import type { SigningSecretBody } from '../../lib/api-types.ts';
+import type { SigningSecretBody } from '../../../src/api-bodies.ts';
 import { calcIdSegment } from '../../lib/calc-id.ts';
 import { normaliseOrigin } from '../../../src/modules/domains/origin.ts';
 import {

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { OwnerCommand } from '../../owner-command.ts';
-import type { DomainBody } from '../../lib/api-types.ts';
+import type { DomainBody } from '../../../src/api-bodies.ts';
 
 export default class DomainsAdd extends OwnerCommand {
   static override summary = 'Allow an origin to embed your calculators.';

@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import { normaliseOrigin } from '../../../src/modules/domains/origin.ts';
 import { CliFailure } from '../../base-command.ts';
 import { OwnerCommand } from '../../owner-command.ts';
-import type { DomainBody, DomainListBody } from '../../lib/api-types.ts';
+import type { DomainBody, DomainListBody } from '../../../src/api-bodies.ts';
 
 export default class DomainsApprove extends OwnerCommand {
   static override summary = 'Approve a pending domain request so widgets on that origin load.';

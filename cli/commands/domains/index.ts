@@ -1,5 +1,5 @@
 import { OwnerCommand } from '../../owner-command.ts';
-import type { DomainJson, DomainListBody } from '../../lib/api-types.ts';
+import type { DomainJson, DomainListBody } from '../../../src/api-bodies.ts';
 import { formatTable } from '../../lib/table.ts';
 
 export default class Domains extends OwnerCommand {

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import type { DomainBody } from '../../lib/api-types.ts';
+import type { DomainBody } from '../../../src/api-bodies.ts';
 import { confirmAction, yesFlag } from '../../lib/confirm.ts';
 import { OwnerCommand } from '../../owner-command.ts';
 

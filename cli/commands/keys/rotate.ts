@@ -1,4 +1,4 @@
-import type { AccountBody } from '../../lib/api-types.ts';
+import type { AccountBody } from '../../../src/api-bodies.ts';
 import { confirmAction, yesFlag } from '../../lib/confirm.ts';
 import { OwnerCommand } from '../../owner-command.ts';
 

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { OwnerCommand } from '../../owner-command.ts';
-import type { SigningSecretBody } from '../../lib/api-types.ts';
+import type { SigningSecretBody } from '../../../src/api-bodies.ts';
 import { formatDetails } from '../../lib/details.ts';
 
 export default class KeysSigningSecret extends OwnerCommand {

@@ -6,7 +6,7 @@ import { PageTitle } from '../components/page-title.tsx';
 import { endSession, startSession } from '../session.ts';
 import { formatDateTime } from '../format.ts';
 import { useApi } from '../use-api.ts';
-import type { NewTokenBody, OverviewBody, SigningSecretBody } from '../types.ts';
+import type { AccountOverviewBody, NewTokenBody, SigningSecretBody } from '../../../src/api-bodies.ts';
 
 function ChangePassword() {
   const [current, setCurrent] = useState('');
@@ -231,7 +231,7 @@ function DeleteAccount(props: { email: string }) {
 }
 
 export function Account() {
-  const overview = useApi<OverviewBody>('/v1/account');
+  const overview = useApi<AccountOverviewBody>('/v1/account');
   return (
     <>
       <PageTitle>Account</PageTitle>

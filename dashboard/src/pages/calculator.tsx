@@ -3,14 +3,14 @@ import { Link } from '../components/link.tsx';
 import { PageTitle } from '../components/page-title.tsx';
 import { BASE } from '../router.ts';
 import { useApi } from '../use-api.ts';
-import type { CalculatorBody, OverviewBody } from '../types.ts';
+import type { AccountOverviewBody, CalculatorBody } from '../../../src/api-bodies.ts';
 import { Preview } from './preview.tsx';
 import { SnippetBuilder, type SnippetOptions } from './snippet.tsx';
 import { WebhookForm } from './webhook-form.tsx';
 
 export function Calculator(props: { calcId: string }) {
   const found = useApi<CalculatorBody>(`/v1/calculators/${props.calcId}`);
-  const overview = useApi<OverviewBody>('/v1/account');
+  const overview = useApi<AccountOverviewBody>('/v1/account');
   const [options, setOptions] = useState<SnippetOptions>({ theme: 'light', units: '', locale: '', currency: '' });
   // A saved or removed webhook changes what the preview pulls.
   const [round, setRound] = useState(0);

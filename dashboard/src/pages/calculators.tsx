@@ -2,7 +2,7 @@ import { Link } from '../components/link.tsx';
 import { PageTitle } from '../components/page-title.tsx';
 import { BASE } from '../router.ts';
 import { useApi } from '../use-api.ts';
-import type { CalculatorListBody } from '../types.ts';
+import type { CalculatorListBody } from '../../../src/api-bodies.ts';
 
 export function Calculators() {
   const list = useApi<CalculatorListBody>('/v1/calculators');

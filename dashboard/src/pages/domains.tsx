@@ -6,7 +6,7 @@ import { Notice, type NoticeState } from '../components/notice.tsx';
 import { PageTitle } from '../components/page-title.tsx';
 import { formatDateTime } from '../format.ts';
 import { useApi } from '../use-api.ts';
-import type { DomainBody, DomainJson, DomainListBody } from '../types.ts';
+import type { DomainBody, DomainJson, DomainListBody } from '../../../src/api-bodies.ts';
 
 /** Which registered origin (if any) lets a page at `address` show widgets: the server's own rule. */
 function tryAddress(address: string, domains: DomainJson[]): string {

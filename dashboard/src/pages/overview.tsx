@@ -6,9 +6,9 @@ import { Notice, type NoticeState } from '../components/notice.tsx';
 import { PageTitle } from '../components/page-title.tsx';
 import { daysBetween, formatCount, planName } from '../format.ts';
 import { useApi } from '../use-api.ts';
-import type { AccountBody, OverviewBody, UsageBody } from '../types.ts';
+import type { AccountBody, AccountOverviewBody, UsageReportBody } from '../../../src/api-bodies.ts';
 
-function UsageMeter(props: { usage: OverviewBody['usage'] }) {
+function UsageMeter(props: { usage: AccountOverviewBody['usage'] }) {
   const { used, limit, period, percent, runsOutOn } = props.usage;
   const text = `${formatCount(used)} of ${formatCount(limit)} loads`;
   return (
@@ -46,7 +46,7 @@ function UsageMeter(props: { usage: OverviewBody['usage'] }) {
 }
 
 function DailyUsage() {
-  const usage = useApi<UsageBody>('/v1/usage');
+  const usage = useApi<UsageReportBody>('/v1/usage');
   const chart = useMemo(() => {
     if (!usage.data) return null;
     const days = daysBetween(usage.data.from, usage.data.to);
@@ -126,7 +126,7 @@ function ApiKey(props: { apiKey: string; onRotated: (apiKey: string) => void }) 
 }
 
 export function Overview() {
-  const overview = useApi<OverviewBody>('/v1/account');
+  const overview = useApi<AccountOverviewBody>('/v1/account');
   const data = overview.data;
   return (
     <>

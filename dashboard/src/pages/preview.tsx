@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { getCalculator } from '../../../src/calculators/index.ts';
 import { applyPrefill, computeResult, createFormModel, isVisible, unitOf } from '../../../widget/src/form-model.ts';
 import { api, messageOf } from '../api.ts';
-import type { PreviewBody } from '../types.ts';
+import type { PreviewBody } from '../../../src/api-bodies.ts';
 import type { SnippetOptions } from './snippet.tsx';
 
 /**

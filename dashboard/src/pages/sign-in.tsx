@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf } from '../api.ts';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { signInNotice, startSession } from '../session.ts';
-import type { SessionBody } from '../types.ts';
+import type { SessionBody } from '../../../src/api-bodies.ts';
 
 /**
  * Shown at whatever address was asked for while signed out; once signed in, the same

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Notice, type NoticeState } from '../components/notice.tsx';
-import type { PublicCalculator } from '../types.ts';
+import type { PublicCalculator } from '../../../src/calculators/definition.ts';
 
 export interface SnippetOptions {
   theme: 'light' | 'dark' | 'auto';

@@ -3,7 +3,7 @@ import { DailyLoads } from '../components/daily-loads.tsx';
 import { PageTitle } from '../components/page-title.tsx';
 import { daysBetween, formatCount, isoDay } from '../format.ts';
 import { useApi } from '../use-api.ts';
-import type { UsageBody } from '../types.ts';
+import type { UsageReportBody } from '../../../src/api-bodies.ts';
 
 type Grouping = 'day' | 'calculator' | 'domain';
 
@@ -15,13 +15,13 @@ function defaultRange(): { from: string; to: string } {
 }
 
 /** Loads per day for each group (the biggest few; the rest together as "Other"). */
-function seriesOf(usage: UsageBody, days: string[], by: Grouping) {
+function seriesOf(usage: UsageReportBody, days: string[], by: Grouping) {
   if (by === 'day') {
     const perDay = new Map<string, number>();
     for (const row of usage.rows) perDay.set(row.date, (perDay.get(row.date) ?? 0) + row.loads);
     return [{ label: 'Loads', values: days.map((day) => perDay.get(day) ?? 0) }];
   }
-  const keyOf = (row: UsageBody['rows'][number]) => (by === 'calculator' ? row.calcId : row.domain);
+  const keyOf = (row: UsageReportBody['rows'][number]) => (by === 'calculator' ? row.calcId : row.domain);
   const totals = totalsBy(usage, by);
   const shown = totals.slice(0, MAX_SERIES - 1).map(([key]) => key);
   const index = new Map(days.map((day, i) => [day, i]));
@@ -38,7 +38,7 @@ function seriesOf(usage: UsageBody, days: string[], by: Grouping) {
   return result;
 }
 
-function totalsBy(usage: UsageBody, by: 'calculator' | 'domain'): [string, number][] {
+function totalsBy(usage: UsageReportBody, by: 'calculator' | 'domain'): [string, number][] {
   const totals = new Map<string, number>();
   for (const row of usage.rows) {
     const key = by === 'calculator' ? row.calcId : row.domain;
@@ -51,7 +51,7 @@ export function Usage() {
   const [range, setRange] = useState(defaultRange);
   const [draft, setDraft] = useState(range);
   const [by, setBy] = useState<Grouping>('day');
-  const usage = useApi<UsageBody>(`/v1/usage?from=${range.from}&to=${range.to}`);
+  const usage = useApi<UsageReportBody>(`/v1/usage?from=${range.from}&to=${range.to}`);
   const data = usage.data;
   const days = useMemo(() => (data ? daysBetween(data.from, data.to) : []), [data]);
   const series = useMemo(() => (data ? seriesOf(data, days, by) : []), [data, days, by]);

@@ -3,7 +3,8 @@ import { REDACTED } from '../../../src/webhook/headers.ts';
 import { api, messageOf } from '../api.ts';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { formatDateTime } from '../format.ts';
-import type { Plan, TestWebhookBody, WidgetConfigBody } from '../types.ts';
+import type { TestWebhookBody, WidgetConfigBody } from '../../../src/api-bodies.ts';
+import type { Plan } from '../../../src/plans.ts';
 
 interface HeaderRow {
   id: number;

@@ -1,12 +1,9 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { calculators } from '../../calculators/index.ts';
 import { toPublic } from '../../calculators/definition.ts';
 import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
+import { CalculatorEnvelope, CalculatorList } from './model.ts';
 import { requireCalculator } from './service.ts';
-
-const Definition = t.Record(t.String(), t.Unknown(), {
-  description: 'id, title, unit systems, fields (key, label, unit, min, max, default), results',
-});
 
 // The catalogue never changes while the server runs: serialise it once.
 const catalogue = { calculators: calculators.map(toPublic) as unknown as Record<string, unknown>[] };
@@ -15,7 +12,7 @@ const catalogue = { calculators: calculators.map(toPublic) as unknown as Record<
 export function calculatorsModule() {
   return new Elysia({ tags: ['calculators'] })
     .get('/v1/calculators', () => catalogue, {
-      response: { 200: t.Object({ calculators: t.Array(Definition) }) },
+      response: { 200: CalculatorList },
       detail: { summary: 'List every calculator with its public definition' },
     })
     .get(
@@ -25,7 +22,7 @@ export function calculatorsModule() {
       },
       {
         params: CalcIdParam,
-        response: { 200: t.Object({ calculator: Definition }), 400: ErrorResponse, 404: ErrorResponse },
+        response: { 200: CalculatorEnvelope, 400: ErrorResponse, 404: ErrorResponse },
         detail: { summary: "One calculator's public definition" },
       },
     );

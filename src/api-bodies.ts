@@ -1,0 +1,37 @@
+/**
+ * The JSON bodies the API answers, as its clients (the CLI and the dashboard) read them.
+ * Derived from the routes' TypeBox models, so a client cannot drift from the server;
+ * type-only imports, erased when a client is bundled.
+ */
+import type { Static } from 'elysia';
+import type { PublicCalculator } from './calculators/definition.ts';
+import type { AccountEnvelope, AccountOverview, Done, NewToken, Session } from './modules/accounts/model.ts';
+import type { CalculatorEnvelope, CalculatorList } from './modules/calculators/model.ts';
+import type { DomainEnvelope, DomainList } from './modules/domains/model.ts';
+import type { SigningSecretAnswer } from './modules/signing-secret/model.ts';
+import type { UsageReport } from './modules/usage/model.ts';
+import type { ConfigAnswer, TestAnswer } from './modules/widget-config/model.ts';
+import type { LoadAnswer } from './modules/widget/model.ts';
+
+/**
+ * `Body` with `Key` read as `T`: the schemas describe a calculator only as an object, its
+ * shape lives in src/calculators/definition.ts.
+ */
+type WithCalculators<Body, Key extends keyof Body, T> = Omit<Body, Key> & { [K in Key]: T };
+
+export type SessionBody = Static<typeof Session>;
+export type AccountOverviewBody = Static<typeof AccountOverview>;
+export type AccountBody = Static<typeof AccountEnvelope>;
+export type NewTokenBody = Static<typeof NewToken>;
+export type DoneBody = Static<typeof Done>;
+export type DomainListBody = Static<typeof DomainList>;
+export type DomainBody = Static<typeof DomainEnvelope>;
+export type DomainJson = DomainBody['domain'];
+export type CalculatorListBody = WithCalculators<Static<typeof CalculatorList>, 'calculators', PublicCalculator[]>;
+export type CalculatorBody = WithCalculators<Static<typeof CalculatorEnvelope>, 'calculator', PublicCalculator>;
+/** POST /v1/widget/preview answers what a widget load answers. */
+export type PreviewBody = WithCalculators<Static<typeof LoadAnswer>, 'calculator', PublicCalculator>;
+export type WidgetConfigBody = Static<typeof ConfigAnswer>;
+export type TestWebhookBody = Static<typeof TestAnswer>;
+export type SigningSecretBody = Static<typeof SigningSecretAnswer>;
+export type UsageReportBody = Static<typeof UsageReport>;
