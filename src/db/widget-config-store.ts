@@ -1,9 +1,17 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { widgetConfigs } from './schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
 export type WidgetConfigRow = typeof widgetConfigs.$inferSelect;
+
+/** One last webhook outcome to store: `status` is its JSON, `at` its time (ISO-8601, UTC). */
+interface StatusWrite {
+  accountId: string;
+  calcId: string;
+  status: string;
+  at: string;
+}
 
 /** Persistence of widget configs; the lookup on every widget load is prepared once. */
 export function createWidgetConfigStore(db: Db) {
@@ -40,15 +48,27 @@ export function createWidgetConfigStore(db: Db) {
           .run();
       }),
 
-    /** Writes the latest fetch outcomes in one transaction. */
-    saveStatuses: async (statuses: { accountId: string; calcId: string; status: string }[]): Promise<void> => {
+    /**
+     * Writes fetch outcomes in one transaction, each only over an older one (by `at`, an
+     * ISO-8601 UTC time): servers sharing a database flush in any order, the newest stays.
+     */
+    saveStatuses: async (statuses: StatusWrite[]): Promise<void> => {
       if (statuses.length === 0) return;
       await gate.write(() =>
         db.transaction((tx) => {
           for (const s of statuses) {
             tx.update(widgetConfigs)
               .set({ webhookStatus: s.status })
-              .where(and(eq(widgetConfigs.accountId, s.accountId), eq(widgetConfigs.calcId, s.calcId)))
+              .where(
+                and(
+                  eq(widgetConfigs.accountId, s.accountId),
+                  eq(widgetConfigs.calcId, s.calcId),
+                  or(
+                    isNull(widgetConfigs.webhookStatus),
+                    sql`json_extract(${widgetConfigs.webhookStatus}, '$.at') < ${s.at}`,
+                  ),
+                ),
+              )
               .run();
           }
         }),

@@ -4,6 +4,7 @@ import { callJson, runCommand, startServe } from '../helpers/process.ts';
 import { existsSync } from 'node:fs';
 import { useCompiledWithPostgres } from '../helpers/postgres.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { startTarget } from '../helpers/webhook-target.ts';
 
 const setup = useCompiledWithPostgres();
 
@@ -105,6 +106,66 @@ test('failed sign-ins are limited across servers: guesses spread over two server
     }
   } finally {
     await Promise.all([a.stop(), b.stop()]);
+  }
+}, 120_000);
+
+test('last webhook outcomes are shared: a call through one server shows on the other after a flush', async () => {
+  const { calc, pg } = setup;
+  using dir = tempDir();
+  let failing = false;
+  const target = startTarget('127.0.0.2', () =>
+    failing ? new Response('down', { status: 500 }) : Response.json({ weightKg: 80 }),
+  );
+  const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase(), CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' };
+  const created = await runCommand(
+    [calc],
+    ['admin', 'accounts', 'create', '--email', 'owner@shop.example', '--plan', 'extra', '--password-stdin', '--json'],
+    { env, stdin: 'correct horse battery\n' },
+  );
+  expect(created.exitCode).toBe(0);
+  const { apiKey } = JSON.parse(created.stdout).account as { apiKey: string };
+  const [a, b] = await Promise.all([
+    startServe([calc], ['--data', join(dir.path, 'a')], env),
+    startServe([calc], ['--data', join(dir.path, 'b')], env),
+  ]);
+  try {
+    const login = await callJson(a.url, 'POST', '/v1/auth/login', {
+      email: 'owner@shop.example',
+      password: 'correct horse battery',
+    });
+    const token: string = login.json.token;
+    expect((await callJson(a.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
+    const saved = await callJson(
+      a.url,
+      'PUT',
+      '/v1/widget-config/bmi',
+      { config: { webhook: { url: target.url() } } },
+      token,
+    );
+    expect(saved.status).toBe(200);
+    const load = (base: string) => callJson(base, 'POST', '/v1/widget/load', { apiKey, domain: ORIGIN, calcId: 'bmi' });
+    /** Reads the last outcome on `base` until it is `outcome` (servers flush once a second). */
+    const outcomeOn = async (base: string, outcome: string) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const status = (await callJson(base, 'GET', '/v1/widget-config/bmi', undefined, token)).json.webhookStatus;
+        if (status?.outcome === outcome || Date.now() > deadline) return status?.outcome ?? null;
+        await Bun.sleep(50);
+      }
+    };
+    // Before any call, neither server has an outcome to show.
+    expect((await callJson(b.url, 'GET', '/v1/widget-config/bmi', undefined, token)).json.webhookStatus).toBeNull();
+    expect((await load(a.url)).json.values).toEqual({ weightKg: 80 });
+    expect(await outcomeOn(b.url, 'ok')).toBe('ok');
+    // A newer outcome through the other server replaces it on both, also on the server
+    // whose own (older) outcome may still be in its memory.
+    failing = true;
+    expect((await load(b.url)).json.values).toEqual({});
+    expect(await outcomeOn(a.url, 'http_error')).toBe('http_error');
+    expect(await outcomeOn(b.url, 'http_error')).toBe('http_error');
+    expect(target.hits).toBe(2);
+  } finally {
+    await Promise.all([a.stop(), b.stop(), target.stop()]);
   }
 }, 120_000);
 

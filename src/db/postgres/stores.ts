@@ -1,4 +1,4 @@
-import { and, asc, between, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, between, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { AccountsStore } from '../accounts-store.ts';
 import type { DomainsStore } from '../domains-store.ts';
 import type { SigningSecretsStore } from '../signing-secrets-store.ts';
@@ -263,7 +263,17 @@ export function createPgWidgetConfigStore(db: PgDb): WidgetConfigStore {
           await tx
             .update(widgetConfigs)
             .set({ webhookStatus: s.status })
-            .where(and(eq(widgetConfigs.accountId, s.accountId), eq(widgetConfigs.calcId, s.calcId)));
+            .where(
+              and(
+                eq(widgetConfigs.accountId, s.accountId),
+                eq(widgetConfigs.calcId, s.calcId),
+                // Only over an older outcome: another server may have stored a newer one.
+                or(
+                  isNull(widgetConfigs.webhookStatus),
+                  sql`(${widgetConfigs.webhookStatus}::json ->> 'at')::timestamptz < ${s.at}::timestamptz`,
+                ),
+              ),
+            );
       });
     },
   };

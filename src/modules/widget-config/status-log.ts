@@ -26,16 +26,15 @@ export function createStatusLog(store: WidgetConfigStore) {
       dirty.add(k);
     },
 
-    /** The newest outcome: in memory, else the one stored, else null. */
+    /**
+     * The newest outcome (by `at`) of the one in memory and the one stored: servers that
+     * share a database each keep their own, and another one's may be newer.
+     */
     get(accountId: string, calcId: string, stored: string | null | undefined): WebhookStatus | null {
-      const inMemory = latest.get(key(accountId, calcId));
-      if (inMemory) return inMemory;
-      if (!stored) return null;
-      try {
-        return JSON.parse(stored) as WebhookStatus;
-      } catch {
-        return null;
-      }
+      const inMemory = latest.get(key(accountId, calcId)) ?? null;
+      const saved = parseStatus(stored);
+      if (!inMemory || !saved) return inMemory ?? saved;
+      return Date.parse(saved.at) > Date.parse(inMemory.at) ? saved : inMemory;
     },
 
     /** Forgets an outcome when the webhook is saved anew or removed. */
@@ -50,11 +49,12 @@ export function createStatusLog(store: WidgetConfigStore) {
       if (dirty.size === 0) return;
       const rows = [...dirty].map((k) => {
         const [accountId = '', calcId = ''] = k.split('\u0000');
-        return { accountId, calcId, status: JSON.stringify(latest.get(k)), saved: latest.get(k) };
+        const saved = latest.get(k) as WebhookStatus;
+        return { accountId, calcId, status: JSON.stringify(saved), at: saved.at, saved };
       });
       dirty.clear();
       try {
-        await store.saveStatuses(rows.map(({ accountId, calcId, status }) => ({ accountId, calcId, status })));
+        await store.saveStatuses(rows.map(({ accountId, calcId, status, at }) => ({ accountId, calcId, status, at })));
       } catch (error) {
         // Not written: the ones no newer outcome replaced meanwhile wait for the next flush.
         for (const row of rows) {
@@ -70,6 +70,15 @@ export function createStatusLog(store: WidgetConfigStore) {
       }
     },
   };
+}
+
+function parseStatus(stored: string | null | undefined): WebhookStatus | null {
+  if (!stored) return null;
+  try {
+    return JSON.parse(stored) as WebhookStatus;
+  } catch {
+    return null;
+  }
 }
 
 export type StatusLog = ReturnType<typeof createStatusLog>;

@@ -149,15 +149,26 @@ for (const dialect of DIALECTS) {
           webhookHeaders: 'v1.sealed',
           updatedAt: 't1',
         });
-        await s.configs.saveStatuses([{ accountId: 'a1', calcId: 'bmi', status: '{"outcome":"ok"}' }]);
+        const status = (at: string, outcome: string) => ({
+          accountId: 'a1',
+          calcId: 'bmi',
+          status: JSON.stringify({ at, outcome }),
+          at,
+        });
+        await s.configs.saveStatuses([status('2026-11-25T10:00:00.000Z', 'ok')]);
         expect(await s.configs.find('a1', 'bmi')).toEqual({
           accountId: 'a1',
           calcId: 'bmi',
           webhookUrl: 'https://hook.example/',
           webhookHeaders: 'v1.sealed',
-          webhookStatus: '{"outcome":"ok"}',
+          webhookStatus: '{"at":"2026-11-25T10:00:00.000Z","outcome":"ok"}',
           updatedAt: 't1',
         });
+        // Servers flush in any order: an older outcome never replaces a newer one.
+        await s.configs.saveStatuses([status('2026-11-25T09:59:59.999Z', 'timeout')]);
+        expect(JSON.parse(String((await s.configs.find('a1', 'bmi'))?.webhookStatus)).outcome).toBe('ok');
+        await s.configs.saveStatuses([status('2026-11-25T10:00:00.001Z', 'http_error')]);
+        expect(JSON.parse(String((await s.configs.find('a1', 'bmi'))?.webhookStatus)).outcome).toBe('http_error');
         expect(await s.signingSecrets.accountsWithout(10)).toEqual(['a1', 'a22']);
         expect(await s.signingSecrets.insertFirst({ accountId: 'a1', secret: 's1', createdAt: 't' })).toBe(true);
         expect(await s.signingSecrets.insertFirst({ accountId: 'a1', secret: 's2', createdAt: 't' })).toBe(false);
