@@ -68,7 +68,14 @@ export function createApp(options: AppOptions) {
     usage
       .flush()
       .catch((error: unknown) => logger.error('flush of usage counters failed; will retry', { error: String(error) }));
-  const usage = createUsageCounter(usageStore, flushUsageNow);
+  const usage = createUsageCounter(usageStore, flushUsageNow, {
+    // Only while the database stays unreachable long enough for the cap to fill up.
+    onDropped: ({ loads, calls, cap }) =>
+      logger.error(
+        `usage counts waiting for the database reached ${cap} per-day rows: ${loads} loads and ${calls} webhook calls since the last flush attempt count towards their month but are missing from per-day usage`,
+        { droppedLoads: loads, droppedCalls: calls, maxPendingDayRows: cap },
+      ),
+  });
   const retention = createRetention({ store: usageStore, now, logger });
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
   const limiter = loginLimiterOf(options.database, () => now().getTime());

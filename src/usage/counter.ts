@@ -30,18 +30,41 @@ export function dayOf(date: Date): string {
  */
 type Tally = Map<string, Map<string, Map<string, number>>>;
 
-function tally(counts: Tally, a: string, b: string, c: string): void {
+/** What `tally` did: counted on a known key, made a new key, or counted nothing. */
+const COUNTED = 0;
+const NEW_KEY = 1;
+const NO_ROOM = 2;
+
+/**
+ * Adds one to key (a, b, c); a new key only when `roomForNew` (the cap on pending keys is
+ * not reached), else nothing is counted.
+ */
+function tally(counts: Tally, a: string, b: string, c: string, roomForNew: boolean): number {
   let level = counts.get(a);
+  let last = level?.get(b);
+  const known = last?.get(c);
+  if (known !== undefined && last) {
+    last.set(c, known + 1);
+    return COUNTED;
+  }
+  if (!roomForNew) return NO_ROOM;
   if (!level) {
     level = new Map();
     counts.set(a, level);
   }
-  let last = level.get(b);
   if (!last) {
     last = new Map();
     level.set(b, last);
   }
-  last.set(c, (last.get(c) ?? 0) + 1);
+  last.set(c, 1);
+  return NEW_KEY;
+}
+
+/** Keys (a, b, c) in `counts`. */
+function keysOf(counts: Tally): number {
+  let n = 0;
+  for (const level of counts.values()) for (const last of level.values()) n += last.size;
+  return n;
 }
 
 /** Adds every count of `from` into `into` (a failed flush gives its counts back). */
@@ -73,6 +96,28 @@ interface Entry {
 }
 
 const SEP = '\u0000';
+
+/**
+ * At most this many per-day keys (day × calculator × origin for loads, day × calculator ×
+ * outcome for webhook calls) wait unwritten on one server. While the database is down they
+ * grow with every new day, calculator and origin; past the cap a load still counts towards
+ * its month (quotas and the monthly total stay exact) but not towards a new per-day row,
+ * and `onDropped` reports how many (docs/operations.md, "Database outages").
+ */
+export const MAX_PENDING_DAY_KEYS = 50_000;
+
+/** Counts the per-day analytics could not keep because the cap on pending keys was reached. */
+interface DroppedDetail {
+  loads: number;
+  calls: number;
+  cap: number;
+}
+
+export interface UsageCounterOptions {
+  /** Called once per flush attempt when counts lost their per-day detail since the last. */
+  onDropped?: (dropped: DroppedDetail) => void;
+  maxPendingDayKeys?: number;
+}
 
 /** The months ("YYYY-MM") that days `from`..`to` touch. */
 function periodsBetween(from: string, to: string): string[] {
@@ -107,7 +152,12 @@ function periodsBetween(from: string, to: string): string[] {
 export function createUsageCounter(
   store: Pick<UsageStore, 'loads' | 'addAll'>,
   onLimitReached: () => void | Promise<void> = () => {},
+  options: UsageCounterOptions = {},
 ) {
+  const cap = options.maxPendingDayKeys ?? MAX_PENDING_DAY_KEYS;
+  /** Pending per-day keys, loads' and calls' together: what the cap bounds. */
+  let dayKeys = 0;
+  const dropped = { loads: 0, calls: 0 };
   const entries = new Map<string, Entry>();
   /** Unflushed webhook calls by account, then day, calculator and outcome. */
   let calls = new Map<string, Tally>();
@@ -142,6 +192,11 @@ export function createUsageCounter(
 
   /** Writes a snapshot; what is counted while the write runs stays pending for the next. */
   async function writePending(): Promise<void> {
+    if (dropped.loads + dropped.calls > 0) {
+      options.onDropped?.({ ...dropped, cap });
+      dropped.loads = 0;
+      dropped.calls = 0;
+    }
     await writeDeltas();
     await refreshTouched();
   }
@@ -176,6 +231,7 @@ export function createUsageCounter(
     }
     const takenCalls = calls;
     calls = new Map();
+    dayKeys = 0;
     try {
       await store.addAll(deltas);
     } catch (error) {
@@ -194,8 +250,19 @@ export function createUsageCounter(
         }
         addInto(now, mine);
       }
+      // Merged back: keys counted during the write and taken ones may coincide.
+      dayKeys = 0;
+      for (const e of entries.values()) dayKeys += keysOf(e.days);
+      for (const mine of calls.values()) dayKeys += keysOf(mine);
       throw error;
     }
+  }
+
+  /** Counts a per-day key, within the cap on pending keys (see MAX_PENDING_DAY_KEYS). */
+  function countDay(counts: Tally, day: string, calcId: string, last: string, kind: 'loads' | 'calls'): void {
+    const done = tally(counts, day, calcId, last, dayKeys < cap);
+    if (done === NEW_KEY) dayKeys += 1;
+    else if (done === NO_ROOM) dropped[kind] += 1;
   }
 
   function pendingDeltas(): UsageDeltas {
@@ -236,7 +303,7 @@ export function createUsageCounter(
       const count = (e: Entry): boolean | Promise<boolean> => {
         if (e.stored + e.pending >= limit) return false;
         e.pending += 1;
-        tally(e.days, day, calcId, domain);
+        countDay(e.days, day, calcId, domain, 'loads');
         if (e.stored + e.pending !== limit) return true;
         // The load that reaches the limit is answered only once the count is on disk.
         return Promise.resolve(onLimitReached()).then(() => true);
@@ -252,7 +319,7 @@ export function createUsageCounter(
         mine = new Map();
         calls.set(accountId, mine);
       }
-      tally(mine, day, calcId, outcome);
+      countDay(mine, day, calcId, outcome, 'calls');
     },
 
     /** One account's unflushed loads on days `from`..`to`, in no particular order. */

@@ -191,6 +191,18 @@ export function createPgUsageStore(db: PgDb): UsageStore {
 }
 
 /**
+ * Rows per statement: PostgreSQL takes at most 65535 parameters in one, and a flush after
+ * a long outage may hold tens of thousands of per-day rows.
+ */
+const ROWS_PER_STATEMENT = 2000;
+
+function chunksOf<T>(rows: T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) chunks.push(rows.slice(i, i + ROWS_PER_STATEMENT));
+  return chunks;
+}
+
+/**
  * One transaction of atomic increments (`ON CONFLICT … DO UPDATE SET n = n + excluded.n`),
  * so any number of servers add to the same rows without losing a count. Counts of
  * accounts deleted meanwhile are dropped, as on SQLite.
@@ -199,12 +211,12 @@ async function addAll(db: PgDb, deltas: UsageDeltas): Promise<void> {
   if (deltas.monthly.length + deltas.loads.length + deltas.calls.length === 0) return;
   await db.transaction(async (tx) => {
     const ids = [...new Set([...deltas.monthly, ...deltas.loads, ...deltas.calls].map((d) => d.accountId))];
-    const live = new Set(
-      (await tx.select({ id: accounts.id }).from(accounts).where(inArray(accounts.id, ids))).map((r) => r.id),
-    );
-    const alive = <T extends { accountId: string }>(rows: T[]) => rows.filter((r) => live.has(r.accountId));
-    const monthly = alive(deltas.monthly);
-    if (monthly.length > 0)
+    const live = new Set<string>();
+    for (const chunk of chunksOf(ids))
+      for (const { id } of await tx.select({ id: accounts.id }).from(accounts).where(inArray(accounts.id, chunk)))
+        live.add(id);
+    const alive = <T extends { accountId: string }>(rows: T[]) => chunksOf(rows.filter((r) => live.has(r.accountId)));
+    for (const monthly of alive(deltas.monthly))
       await tx
         .insert(usage)
         .values(monthly)
@@ -212,8 +224,7 @@ async function addAll(db: PgDb, deltas: UsageDeltas): Promise<void> {
           target: [usage.accountId, usage.period],
           set: { loads: sql`${usage.loads} + excluded.loads` },
         });
-    const loads = alive(deltas.loads);
-    if (loads.length > 0)
+    for (const loads of alive(deltas.loads))
       await tx
         .insert(usageDaily)
         .values(loads)
@@ -221,8 +232,7 @@ async function addAll(db: PgDb, deltas: UsageDeltas): Promise<void> {
           target: [usageDaily.accountId, usageDaily.day, usageDaily.calcId, usageDaily.domain],
           set: { loads: sql`${usageDaily.loads} + excluded.loads` },
         });
-    const calls = alive(deltas.calls);
-    if (calls.length > 0)
+    for (const calls of alive(deltas.calls))
       await tx
         .insert(webhookDaily)
         .values(calls)

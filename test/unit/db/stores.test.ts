@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { MAX_PENDING_DAY_KEYS } from '../../../src/usage/counter.ts';
 import { DIALECTS, freshStores } from '../../helpers/store-dialects.ts';
 import { startPostgres, type ThrowawayPostgres } from '../../helpers/postgres.ts';
 
@@ -136,6 +137,27 @@ for (const dialect of DIALECTS) {
         await s.close();
       }
     }, 30_000);
+
+    test('usage: a flush as large as the cap on pending per-day rows allows is written whole', async () => {
+      const s = await freshStores(dialect, cluster);
+      try {
+        await s.accounts.insert(account('a1'));
+        // The most a server keeps unwritten through an outage, all of it per-day loads.
+        const loads = Array.from({ length: MAX_PENDING_DAY_KEYS }, (_, i) => ({
+          accountId: 'a1',
+          day: '2026-05-02',
+          calcId: `calc${i % 50}`,
+          domain: `https://s${Math.floor(i / 50)}.example`,
+          loads: 2,
+        }));
+        const total = MAX_PENDING_DAY_KEYS * 2;
+        await s.usage.addAll({ monthly: [{ accountId: 'a1', period: '2026-05', loads: total }], loads, calls: [] });
+        expect(await s.usage.loads('a1', '2026-05')).toBe(total);
+        expect(await s.usage.loadsBetween('a1', '2026-05-01', '2026-05-31')).toBe(total);
+      } finally {
+        await s.close();
+      }
+    }, 60_000);
 
     test('widget configs and signing secrets: save, statuses, first secret once, rotation only from the expected one', async () => {
       const s = await freshStores(dialect, cluster);

@@ -225,3 +225,53 @@ test('the load that reaches the limit calls onLimitReached once, before it is an
   expect(calls).toBe(1);
   expect(counter.deltas()).toEqual({ monthly: [], loads: [], calls: [] });
 });
+
+test('during a long outage pending per-day keys stop at the cap: months stay exact, the rest is reported, then written', async () => {
+  using s = setup();
+  let down = true;
+  const reports: { loads: number; calls: number; cap: number }[] = [];
+  const counter = createUsageCounter(
+    {
+      loads: s.store.loads,
+      async addAll(deltas) {
+        if (down) throw new Error('database unreachable');
+        await s.store.addAll(deltas);
+      },
+    },
+    () => {},
+    { maxPendingDayKeys: 3, onDropped: (dropped) => reports.push(dropped) },
+  );
+  // Three days of one calculator fill the cap; more loads on them still count per day.
+  for (const day of ['2026-05-01', '2026-05-02', '2026-05-03', '2026-05-03'])
+    await counter.tryCount('a1', day, 100, 'bmi', SHOP);
+  await expect(counter.flush()).rejects.toThrow('database unreachable');
+  expect(reports).toEqual([]);
+  // New keys past the cap: the loads count for the month, not per day; a call likewise.
+  await counter.tryCount('a1', '2026-05-04', 100, 'bmi', SHOP);
+  await counter.tryCount('a2', '2026-05-04', 100, 'bmi', BLOG);
+  counter.countCall('a1', '2026-05-04', 'bmi', 'ok');
+  expect(counter.deltas().loads).toHaveLength(3);
+  expect(counter.deltas().calls).toHaveLength(0);
+  expect(await counter.used('a1', '2026-05')).toBe(5);
+  expect(await counter.used('a2', '2026-05')).toBe(1);
+  await expect(counter.flush()).rejects.toThrow('database unreachable');
+  // Reported once, at the next flush attempt, and not again without new losses.
+  expect(reports).toEqual([{ loads: 2, calls: 1, cap: 3 }]);
+  await expect(counter.flush()).rejects.toThrow('database unreachable');
+  expect(reports).toHaveLength(1);
+  // The database returns: everything kept is written once, and there is room again.
+  down = false;
+  await counter.flush();
+  expect(await s.store.loads('a1', '2026-05')).toBe(5);
+  expect(await s.store.loads('a2', '2026-05')).toBe(1);
+  const days = await s.store.dailyLoads('a1', '2026-05-01', '2026-05-31');
+  expect(days.map((d) => [d.date, d.loads]).sort()).toEqual([
+    ['2026-05-01', 1],
+    ['2026-05-02', 1],
+    ['2026-05-03', 2],
+  ]);
+  await counter.tryCount('a1', '2026-05-04', 100, 'bmi', SHOP);
+  expect(counter.deltas().loads).toEqual([
+    { accountId: 'a1', day: '2026-05-04', calcId: 'bmi', domain: SHOP, loads: 1 },
+  ]);
+});
