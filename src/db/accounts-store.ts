@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Plan } from '../plans.ts';
 import type { Db } from './client.ts';
-import { accounts, type domains, usage } from './schema.ts';
+import { accounts, type domains, usage } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;

@@ -3,11 +3,11 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
 import type { MigrationMeta } from 'drizzle-orm/migrator';
-import { readEmbeddedMigrations } from './migrations.macro.ts' with { type: 'macro' };
+import { readEmbeddedMigrations } from './sqlite/migrations.macro.ts' with { type: 'macro' };
 import { DataDirError } from '../data-dir/errors.ts';
 import { withDirLock } from '../data-dir/lock.ts';
 import { createMissingSecrets } from '../secrets.ts';
-import * as schema from './schema.ts';
+import * as schema from './sqlite/schema.ts';
 
 /** drizzle over bun:sqlite; `$client` is the Database itself, for the few hand-prepared hot statements. */
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { domains } from './schema.ts';
+import { domains } from './sqlite/schema.ts';
 import { insideTransaction, type WriteGate, writeGateOf } from './write-gate.ts';
 
 export type DomainRow = typeof domains.$inferSelect;

@@ -1,7 +1,7 @@
 import { isNull, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { writeGateOf } from './write-gate.ts';
-import { accounts, signingSecrets } from './schema.ts';
+import { accounts, signingSecrets } from './sqlite/schema.ts';
 
 export type SigningSecretRow = typeof signingSecrets.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { and, between, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { usage, usageDaily, type webhookDaily } from './schema.ts';
+import { usage, usageDaily, type webhookDaily } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
 type MonthlyDelta = typeof usage.$inferSelect;

@@ -1,6 +1,6 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { widgetConfigs } from './schema.ts';
+import { widgetConfigs } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
 export type WidgetConfigRow = typeof widgetConfigs.$inferSelect;

@@ -2,7 +2,7 @@ import { getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { OpenDatabase } from '../client.ts';
-import * as lite from '../schema.ts';
+import * as lite from '../sqlite/schema.ts';
 import type { PgDb } from './client.ts';
 import * as pg from './schema.ts';
 

@@ -3,7 +3,7 @@ import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex } from '
 import { PLANS } from '../../plans.ts';
 
 /**
- * The PostgreSQL side of `src/db/schema.ts`: the same tables, columns and keys, so rows
+ * The PostgreSQL side of `src/db/sqlite/schema.ts`: the same tables, columns and keys, so rows
  * copy across and both sides answer the same row shapes. Timestamps are ISO-8601 strings
  * in UTC here too.
  */

@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, readPragmas } from '../../../src/db/client.ts';
-import { readEmbeddedMigrations } from '../../../src/db/migrations.macro.ts' with { type: 'macro' };
+import { readEmbeddedMigrations } from '../../../src/db/sqlite/migrations.macro.ts' with { type: 'macro' };
 import { tempDir } from '../../helpers/temp-dir.ts';
 
 test('the store runs in WAL with synchronous=NORMAL and foreign keys, in a private directory', () => {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { PLANS } from '../plans.ts';
+import { PLANS } from '../../plans.ts';
 
 /** Timestamps are ISO-8601 strings in UTC, as the API returns them. */
 export const accounts = sqliteTable(

@@ -7,5 +7,5 @@ import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
  * executable never looks for a migrations folder on disk.
  */
 export function readEmbeddedMigrations(): MigrationMeta[] {
-  return readMigrationFiles({ migrationsFolder: join(import.meta.dir, '..', '..', 'migrations') });
+  return readMigrationFiles({ migrationsFolder: join(import.meta.dir, '..', '..', '..', 'migrations') });
 }
