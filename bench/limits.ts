@@ -18,24 +18,20 @@
  * bench/results/limits.json. Tunables (env): BENCH_ROUNDS (default 4), BENCH_SHARED_RUNS
  * (default 3), BENCH_DURATION (s, default 3).
  */
-import { Database } from 'bun:sqlite';
-import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileExecutable } from '../cli/build.ts';
 import { clientGroup } from '../src/limits/client-group.ts';
 import { createRateLimiter } from '../src/limits/rate-limiter.ts';
 import { ORIGIN, signUpWithDomain } from './lib/api.ts';
-import { hasTaskset, inWorkDir, pinned, SERVER_CORE, startListening, type Started } from './lib/processes.ts';
-import { waitForQuiet } from './lib/proc-stats.ts';
+import { pairedThroughput, ratioSpread } from './lib/paired-throughput.ts';
+import { hasTaskset, inWorkDir, SERVER_CORE, startListening } from './lib/processes.ts';
 import { printTable, progress, resultsHeader, writeResults, type BenchResults, type Row } from './lib/report.ts';
-import { median, quantile, round3 } from './lib/sampling.ts';
-import { wrk } from './lib/wrk.ts';
+import { median, round3 } from './lib/sampling.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SHARED_RUNS = Number(process.env.BENCH_SHARED_RUNS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
-/** A fresh process's first seconds under load (JIT tiers): never measured. */
-const FIRST_CONTACT_S = 2;
 const CLIENTS = 10_000;
 const HUGE = '1000000000';
 const COMMON = ['--quota-free', HUGE, '--rate-signup-per-hour', '0', '--trust-proxy', '127.0.0.1/32'];
@@ -43,7 +39,6 @@ const SIDES = {
   off: [...COMMON, '--rate-widget-per-minute', '0', '--rate-widget-per-day', '0'],
   on: [...COMMON, '--rate-widget-per-minute', HUGE, '--rate-widget-per-day', HUGE],
 } as const;
-type Side = keyof typeof SIDES;
 
 export const TARGETS = { throughputRatio: 0.95 };
 
@@ -54,18 +49,6 @@ async function makeAccount(bin: string, dataDir: string): Promise<string> {
   } finally {
     await server.stop();
   }
-}
-
-/** A consistent copy of the database, with the data directory's secrets it goes with. */
-function copyDatabase(fromDir: string, toDir: string): void {
-  mkdirSync(toDir, { recursive: true, mode: 0o700 });
-  for (const name of readdirSync(fromDir)) {
-    if (name.startsWith('calc.db') || name === 'calc.lock' || !statSync(join(fromDir, name)).isFile()) continue;
-    copyFileSync(join(fromDir, name), join(toDir, name));
-  }
-  const source = new Database(join(fromDir, 'calc.db'), { readonly: true });
-  source.run(`VACUUM INTO '${join(toDir, 'calc.db').replaceAll("'", "''")}'`);
-  source.close();
 }
 
 /** 10,000 visitors: even ones IPv4, odd ones IPv6 in distinct /64s. */
@@ -108,40 +91,21 @@ function writeScript(work: string, apiKey: string): string {
 async function throughput(work: string, bin: string) {
   const baseDir = join(work, 'throughput-data');
   const apiKey = await makeAccount(bin, baseDir);
-  const script = writeScript(work, apiKey);
-  const ratios: number[] = [];
-  const rps: Record<Side, number[]> = { on: [], off: [] };
-  for (let round = 1; round <= ROUNDS; round++) {
-    const order: Side[] = round % 2 === 1 ? ['off', 'on'] : ['on', 'off'];
-    const servers = {} as Record<Side, Started>;
-    try {
-      for (const side of order) {
-        const dir = join(work, `throughput-${side}-${round}`);
-        copyDatabase(baseDir, dir);
-        servers[side] = await startListening(
-          pinned(SERVER_CORE, [bin, 'serve', '--port', '0', '--data', dir, ...SIDES[side]]),
-        );
-      }
-      const url = (side: Side) => `${servers[side].url}/v1/widget/load`;
-      for (const side of order) await wrk(url(side), script, FIRST_CONTACT_S);
-      for (let i = 0; i < SHARED_RUNS; i++) {
-        await waitForQuiet();
-        const [off, on] = await Promise.all([wrk(url('off'), script, DURATION_S), wrk(url('on'), script, DURATION_S)]);
-        if (!off || !on) throw new Error('wrk gave no result');
-        if (on.non2xx > 0 || off.non2xx > 0) throw new Error(`non-2xx answers: on ${on.non2xx}, off ${off.non2xx}`);
-        const ratio = on.requestsPerSec / off.requestsPerSec;
-        ratios.push(ratio);
-        rps.off.push(off.requestsPerSec);
-        rps.on.push(on.requestsPerSec);
-        progress(
-          `limits: round ${round}.${i + 1}, both at once: off ${Math.round(off.requestsPerSec)} vs on ${Math.round(on.requestsPerSec)} req/s (${ratio.toFixed(3)}×)`,
-        );
-      }
-    } finally {
-      for (const server of Object.values(servers)) await server.stop();
-    }
-  }
-  return { ratios, rps };
+  const side = (label: keyof typeof SIDES) => ({
+    label,
+    command: (dir: string) => [bin, 'serve', '--port', '0', '--data', dir, ...SIDES[label]],
+  });
+  return pairedThroughput({
+    bench: 'limits',
+    work,
+    baseDir,
+    script: writeScript(work, apiKey),
+    rounds: ROUNDS,
+    sharedRuns: SHARED_RUNS,
+    durationS: DURATION_S,
+    before: side('off'),
+    after: side('on'),
+  });
 }
 
 /** Limiters measured, kept alive so a later measurement cannot collect an earlier one's memory. */
@@ -184,7 +148,7 @@ export async function run(): Promise<BenchResults> {
         unit: '×',
         target: `≥ ${TARGETS.throughputRatio}`,
         pass: ratio >= TARGETS.throughputRatio,
-        note: `same executable, both loaded at once on core ${SERVER_CORE}, ${CLIENTS.toLocaleString('en-US')} client addresses in X-Forwarded-For: median of ${load.ratios.length} runs from ${ROUNDS} fresh process pairs (middle half ${quantile(load.ratios, 0.25).toFixed(3)}–${quantile(load.ratios, 0.75).toFixed(3)}; range ${Math.min(...load.ratios).toFixed(3)}–${Math.max(...load.ratios).toFixed(3)}); each side's median ${Math.round(median(load.rps.on))} vs ${Math.round(median(load.rps.off))} req/s while sharing the core`,
+        note: `same executable, both loaded at once on core ${SERVER_CORE}, ${CLIENTS.toLocaleString('en-US')} client addresses in X-Forwarded-For: ${ratioSpread(load, ROUNDS)}`,
       },
       {
         metric: 'limiter memory, 100,000 distinct clients (its capacity)',

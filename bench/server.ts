@@ -28,11 +28,11 @@
  * 15), BENCH_LOADS (default 200000), CALC_BENCH_BIN (use this executable instead of
  * building the current tree), BENCH_OUT (results file name, default server).
  */
-import { Database } from 'bun:sqlite';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signUpWithDomain, widgetBody, widgetCall } from './lib/api.ts';
+import { copyDataDir } from './lib/data-dir.ts';
 import {
   CLIENT_CORE,
   hasTaskset,
@@ -225,12 +225,7 @@ export async function run(): Promise<ServerResults> {
 
     // The baseline runs on a consistent copy of the same database file.
     const rawDirs = CONTROL ? ['raw-data', 'raw-control-data'] : ['raw-data'];
-    for (const dir of rawDirs) {
-      mkdirSync(join(work, dir), { recursive: true });
-      const source = new Database(join(productDir, 'calc.db'), { readonly: true });
-      source.run(`VACUUM INTO '${join(work, dir, 'calc.db').replaceAll("'", "''")}'`);
-      source.close();
-    }
+    for (const dir of rawDirs) copyDataDir(productDir, join(work, dir));
     const rawCommand = (dir: string) => [
       process.execPath,
       join(ROOT, 'bench', 'raw-server.ts'),

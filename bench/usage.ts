@@ -21,25 +21,23 @@
  * (default 3), BENCH_DURATION (s, default 3), BENCH_USAGE_SAMPLES (default 40).
  */
 import { Database } from 'bun:sqlite';
-import { copyFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileExecutable } from '../cli/build.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { createUsageStore } from '../src/db/usage-store.ts';
 import { createUsageCounter } from '../src/usage/counter.ts';
 import { api, BENCH_PASSWORD, signUpWithDomain } from './lib/api.ts';
-import { hasTaskset, inWorkDir, pinned, SERVER_CORE, startListening, type Started } from './lib/processes.ts';
+import { pairedThroughput, ratioSpread } from './lib/paired-throughput.ts';
+import { hasTaskset, inWorkDir, pinned, SERVER_CORE, startListening } from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
 import { printTable, progress, resultsHeader, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
 import { median, quantile, round1, round3 } from './lib/sampling.ts';
-import { wrk } from './lib/wrk.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SHARED_RUNS = Number(process.env.BENCH_SHARED_RUNS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const SAMPLES = Number(process.env.BENCH_USAGE_SAMPLES ?? 40);
-/** A fresh process's first seconds under load (JIT tiers): never measured. */
-const FIRST_CONTACT_S = 2;
 const HUGE = '1000000000';
 // Quota and per-client limits that the bench's own loads never reach.
 const SERVE_FLAGS = ['--quota-free', HUGE, '--rate-widget-per-minute', HUGE, '--rate-widget-per-day', HUGE];
@@ -99,15 +97,6 @@ async function makeAccount(bin: string, dataDir: string): Promise<{ email: strin
   }
 }
 
-/** A consistent copy of a data directory: the database and the secrets it needs to start. */
-function copyDataDir(fromDir: string, toDir: string): void {
-  mkdirSync(toDir, { recursive: true, mode: 0o700 });
-  const source = new Database(join(fromDir, 'calc.db'), { readonly: true });
-  source.run(`VACUUM INTO '${join(toDir, 'calc.db').replaceAll("'", "''")}'`);
-  source.close();
-  for (const secret of ['jwt-secret', 'webhook-key']) copyFileSync(join(fromDir, secret), join(toDir, secret));
-}
-
 async function throughput(work: string, bins: { product: string; baseline: string }) {
   const baseDir = join(work, 'throughput-data');
   const { apiKey } = await makeAccount(bins.product, baseDir);
@@ -135,40 +124,21 @@ async function throughput(work: string, bins: { product: string; baseline: strin
     ].join('\n'),
   );
 
-  const ratios: number[] = [];
-  const rps: { product: number[]; baseline: number[] } = { product: [], baseline: [] };
-  for (let round = 1; round <= ROUNDS; round++) {
-    const sides = round % 2 === 1 ? (['baseline', 'product'] as const) : (['product', 'baseline'] as const);
-    const servers = {} as Record<'product' | 'baseline', Started>;
-    try {
-      for (const side of sides) {
-        const dir = join(work, `throughput-${side}-${round}`);
-        copyDataDir(baseDir, dir);
-        servers[side] = await startListening(
-          pinned(SERVER_CORE, [bins[side], 'serve', '--port', '0', '--data', dir, ...SERVE_FLAGS]),
-        );
-      }
-      const url = (side: 'product' | 'baseline') => `${servers[side].url}/v1/widget/load`;
-      for (const side of sides) await wrk(url(side), script, FIRST_CONTACT_S);
-      for (let i = 0; i < SHARED_RUNS; i++) {
-        await waitForQuiet();
-        const [before, after] = await Promise.all([
-          wrk(url('baseline'), script, DURATION_S),
-          wrk(url('product'), script, DURATION_S),
-        ]);
-        const ratio = after!.requestsPerSec / before!.requestsPerSec;
-        ratios.push(ratio);
-        rps.baseline.push(before!.requestsPerSec);
-        rps.product.push(after!.requestsPerSec);
-        progress(
-          `usage: round ${round}.${i + 1}, both at once: before ${Math.round(before!.requestsPerSec)} vs per-day ${Math.round(after!.requestsPerSec)} req/s (${ratio.toFixed(3)}×)`,
-        );
-      }
-    } finally {
-      for (const server of Object.values(servers)) await server.stop();
-    }
-  }
-  return { ratios, rps };
+  const side = (label: string, bin: string) => ({
+    label,
+    command: (dir: string) => [bin, 'serve', '--port', '0', '--data', dir, ...SERVE_FLAGS],
+  });
+  return pairedThroughput({
+    bench: 'usage',
+    work,
+    baseDir,
+    script,
+    rounds: ROUNDS,
+    sharedRuns: SHARED_RUNS,
+    durationS: DURATION_S,
+    before: side('baseline', bins.baseline),
+    after: side('product', bins.product),
+  });
 }
 
 /** Heap growth of the counter holding 10,000 distinct pairs of one day, and after the flush. */
@@ -295,7 +265,7 @@ export async function run(): Promise<BenchResults> {
         unit: '×',
         target: `≥ ${TARGETS.throughputRatio}`,
         pass: ratio >= TARGETS.throughputRatio,
-        note: `both loaded at once on core ${SERVER_CORE}: median of ${load.ratios.length} runs from ${ROUNDS} fresh process pairs (middle half ${quantile(load.ratios, 0.25).toFixed(3)}–${quantile(load.ratios, 0.75).toFixed(3)}; range ${Math.min(...load.ratios).toFixed(3)}–${Math.max(...load.ratios).toFixed(3)}); each side's median ${Math.round(median(load.rps.product))} vs ${Math.round(median(load.rps.baseline))} req/s while sharing the core`,
+        note: `both loaded at once on core ${SERVER_CORE}: ${ratioSpread(load, ROUNDS)}`,
       },
       {
         metric: `counter memory for ${memory.pairs.toLocaleString('en-US')} distinct (calcId, domain) pairs in a day`,
