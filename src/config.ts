@@ -13,6 +13,8 @@ export interface ServerConfig {
   jwtSecret: string | null;
   /** postgres://… selects PostgreSQL as the shared store; null keeps SQLite in the data directory. */
   databaseUrl: string | null;
+  /** Connections to PostgreSQL this server keeps open at most (docs/scaling.md, "Pool size"). */
+  databasePool: number;
   /** CALC_WEBHOOK_KEY (32 bytes, base64 or hex); otherwise generated into the data directory. */
   webhookKey: Uint8Array | null;
   jwtLifetimeSeconds: number;
@@ -55,6 +57,7 @@ export interface ServeFlags {
   demo?: boolean;
   'regenerate-secrets'?: boolean;
   'database-url'?: string;
+  'database-pool'?: number;
 }
 
 export interface RateSettings {
@@ -73,6 +76,10 @@ const BUN_DEFAULT_MAX_HTTP_REQUESTS = 256;
 
 /** Under systemd's usual stop timeout of 10 s, with room for the flush and the exit. */
 const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 8;
+
+/** Measured on the widget load path: docs/performance.md, "Pool size and prepared statements". */
+export const DEFAULT_DATABASE_POOL = 4;
+const MAX_DATABASE_POOL = 1000;
 
 const DEFAULT_QUOTAS: Readonly<Record<Plan, number>> = { free: 1_000, base: 100_000, extra: 1_000_000 };
 
@@ -97,6 +104,12 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
     signupDisabled: flags['disable-signup'] ?? truthy(env.CALC_DISABLE_SIGNUP),
     jwtSecret: nonEmpty(env.CALC_JWT_SECRET),
     databaseUrl: databaseUrl(flags['database-url'] ?? env.CALC_DATABASE_URL),
+    databasePool: integer(
+      'database-pool',
+      flags['database-pool'] ?? env.CALC_DATABASE_POOL ?? DEFAULT_DATABASE_POOL,
+      1,
+      MAX_DATABASE_POOL,
+    ),
     webhookKey: webhookKey(env.CALC_WEBHOOK_KEY),
     jwtLifetimeSeconds: integer('CALC_JWT_LIFETIME', env.CALC_JWT_LIFETIME ?? 7 * 24 * 3600, 60, 365 * 24 * 3600),
     trustProxy: cidrList('trust-proxy', flags['trust-proxy'] ?? env.CALC_TRUST_PROXY),

@@ -48,7 +48,9 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
   try {
     // With a database URL the data directory still holds this server's lock and the
     // counts a failed shutdown could not write; the rows live in PostgreSQL.
-    database = config.databaseUrl ? await openPostgres(config.databaseUrl) : openDatabase(config.dataDir);
+    database = config.databaseUrl
+      ? await openPostgres(config.databaseUrl, { pool: config.databasePool })
+      : openDatabase(config.dataDir);
     return await serve(config, logger, database, lock);
   } catch (error) {
     await database?.close();

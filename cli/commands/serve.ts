@@ -31,6 +31,11 @@ export default class Serve extends BaseCommand {
       description:
         'postgres://… : keep the data in PostgreSQL, shared by every server on it (needs CALC_JWT_SECRET and CALC_WEBHOOK_KEY) [env: CALC_DATABASE_URL] (default: SQLite in the data directory)',
     }),
+    'database-pool': Flags.integer({
+      description:
+        'connections to PostgreSQL this server keeps open at most; see docs/scaling.md [env: CALC_DATABASE_POOL] (default: 4)',
+      min: 1,
+    }),
     'public-url': Flags.string({
       description: 'public base URL used in embed snippets [env: CALC_PUBLIC_URL] (default: the listen address)',
     }),

@@ -2,6 +2,7 @@ import { SQL } from 'bun';
 import { drizzle, type BunSQLDatabase } from 'drizzle-orm/bun-sql';
 import type { MigrationMeta } from 'drizzle-orm/migrator';
 import { readEmbeddedPostgresMigrations } from './migrations.macro.ts' with { type: 'macro' };
+import { DEFAULT_DATABASE_POOL } from '../../config.ts';
 import * as schema from './schema.ts';
 
 export type PgDb = BunSQLDatabase<typeof schema> & { $client: SQL };
@@ -23,18 +24,21 @@ const PING_TIMEOUT_MS = 1500;
  */
 const MIGRATION_LOCK = 0x63616c63; // "calc"
 
-/** Pool size per server: see docs/scaling.md for how it was chosen. */
-const POOL_SIZE = 10;
+export interface PostgresOptions {
+  /** Connections kept open at most (`calc serve --database-pool`). */
+  pool?: number;
+  migrations?: MigrationMeta[];
+}
 
 /**
  * Connects to `url` (postgres://…) through Bun's built-in client and applies the
- * migrations embedded at build time, under the migration lock.
+ * migrations embedded at build time, under the migration lock. Options the URL carries
+ * (`?path=` for a Unix socket, `?prepare=false` behind a transaction pooler) reach the
+ * client as they are.
  */
-export async function openPostgres(
-  url: string,
-  migrations: MigrationMeta[] = readEmbeddedPostgresMigrations(),
-): Promise<OpenPostgres> {
-  const client = new SQL({ url, max: POOL_SIZE, connectionTimeout: 5, idleTimeout: 60 });
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<OpenPostgres> {
+  const { pool = DEFAULT_DATABASE_POOL, migrations = readEmbeddedPostgresMigrations() } = options;
+  const client = new SQL({ url, max: pool, connectionTimeout: 5, idleTimeout: 60 });
   try {
     await migrateLocked(client, migrations);
   } catch (error) {
@@ -48,8 +52,8 @@ export async function openPostgres(
  * Connects to an already migrated database (the client connects on first use), for
  * callers that cannot wait: tests that clone a migrated template.
  */
-export function connectPostgres(url: string): OpenPostgres {
-  return watched(new SQL({ url, max: POOL_SIZE, connectionTimeout: 5, idleTimeout: 60 }));
+export function connectPostgres(url: string, pool = DEFAULT_DATABASE_POOL): OpenPostgres {
+  return watched(new SQL({ url, max: pool, connectionTimeout: 5, idleTimeout: 60 }));
 }
 
 /** The store over `client`, with the ping that `/readyz` and the outage checks read. */
