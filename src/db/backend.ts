@@ -53,6 +53,8 @@ export function loginLimiterOf(backend: Backend, now: () => number): LoginLimite
 
 /** A request waits at most this long for PostgreSQL before it answers 503 `not_ready`. */
 const QUERY_DEADLINE_MS = 1500;
+/** How often calls past their deadline are looked for: a call gives up at most this much late. */
+const SWEEP_MS = 100;
 
 // Connection failures (Bun's client codes, errno names, SQLSTATE class 08 and
 // 57P0x shutdowns): an outage, not a bug.
@@ -71,6 +73,58 @@ function unavailable(): AppError {
   return new AppError('not_ready', 'The database does not answer; try again in a moment.');
 }
 
+interface InFlight {
+  /** The sweep count at which the call gives up. */
+  due: number;
+  giveUp(): void;
+}
+
+/**
+ * Deadlines of the calls in flight, checked by one timer instead of a timer per call: a
+ * widget load makes one call, and a timer set and cleared per call showed in its profile
+ * (docs/performance.md, "Where the time goes on PostgreSQL"). Calls enter in the order of
+ * their deadlines, so a sweep stops at the first one still in time.
+ */
+function deadlines() {
+  const inFlight = new Set<InFlight>();
+  let sweeps = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const sweep = () => {
+    sweeps++;
+    for (const call of inFlight) {
+      if (call.due > sweeps) break;
+      inFlight.delete(call);
+      call.giveUp();
+    }
+    if (inFlight.size === 0) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  return {
+    run<T>(work: T | Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        const call: InFlight = {
+          due: sweeps + Math.ceil(QUERY_DEADLINE_MS / SWEEP_MS),
+          giveUp: () => reject(unavailable()),
+        };
+        inFlight.add(call);
+        timer ??= setInterval(sweep, SWEEP_MS);
+        Promise.resolve(work).then(
+          (value) => {
+            inFlight.delete(call);
+            resolve(value);
+          },
+          (error: unknown) => {
+            inFlight.delete(call);
+            reject(error instanceof AppError || !isOutage(error) ? error : unavailable());
+          },
+        );
+      });
+    },
+  };
+}
+
 /**
  * Every method of a PostgreSQL store under a deadline, with outages answered as 503
  * `not_ready` instead of hanging or a 500: a database that is down or unreachable is
@@ -78,20 +132,11 @@ function unavailable(): AppError {
  */
 // biome-ignore lint/suspicious/noExplicitAny: any method signature
 function guarded<T extends { [K in keyof T]: (...args: any[]) => unknown }>(store: T): T {
+  const { run } = deadlines();
   const wrapped: Record<string, unknown> = {};
   // biome-ignore lint/suspicious/noExplicitAny: any method signature
   for (const [name, method] of Object.entries<(...args: any[]) => unknown>(store)) {
-    wrapped[name] = (...args: unknown[]) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(unavailable()), QUERY_DEADLINE_MS);
-      });
-      return Promise.race([method(...args), deadline])
-        .catch((error: unknown) => {
-          throw error instanceof AppError || !isOutage(error) ? error : unavailable();
-        })
-        .finally(() => clearTimeout(timer));
-    };
+    wrapped[name] = (...args: unknown[]) => run(method(...args));
   }
   return wrapped as T;
 }

@@ -38,6 +38,9 @@ for (const dialect of DIALECTS) {
         await s.accounts.revokeTokens('a1', 1_800_000_000_000);
         const row = await s.accounts.findById('a1');
         expect(row).toMatchObject({ plan: 'extra', apiKey: 'pk_new', tokensValidAfter: 1_800_000_000_000 });
+        // The widget's own lookups answer the same row, a 64-bit timestamp as a number.
+        expect(await s.accounts.findByApiKey('pk_new')).toEqual(row);
+        expect((await s.accounts.widgetLookup('pk_new', ['https://a.example']))?.account).toEqual(row);
         expect(await s.accounts.findByEmail('a1@shop.example')).toEqual(row);
         await s.domains.insert({ accountId: 'a1', origin: 'https://a.example', status: 'active', createdAt: 'x' });
         await s.usage.addAll({ monthly: [{ accountId: 'a1', period: '2026-05', loads: 2 }], loads: [], calls: [] });
