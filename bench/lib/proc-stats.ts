@@ -1,5 +1,5 @@
 /** Readings of /proc: memory and CPU time of a process, busy time of the machine. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { MAX_INTERFERENCE, sleep } from './sampling.ts';
 
 const CLOCK_TICKS = 100;
@@ -17,12 +17,18 @@ export function vmRssMb(pid: number): number {
 
 /** User + system CPU time of a live process (all its threads), in seconds; 0 when it is gone. */
 export function cpuSecondsOf(pid: number): number {
+  const { user, system } = cpuSplitOf(pid);
+  return user + system;
+}
+
+/** User and system (kernel) CPU time of a live process, in seconds; 0 when it is gone. */
+export function cpuSplitOf(pid: number): { user: number; system: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
 }
 
@@ -53,4 +59,19 @@ export async function waitForQuiet(maxWaitMs = 5000, threshold = MAX_INTERFERENC
     if (cores <= threshold) break;
   }
   return performance.now() - started;
+}
+
+/** A process and its direct children (e.g. a PostgreSQL postmaster and its backends). */
+export function withChildren(pid: number): number[] {
+  const pids = [pid];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
