@@ -4,54 +4,35 @@
  * (docs/images/<id>-<theme>.png); bands are coloured by meaning with their text and at
  * least 4.5:1 contrast; the first result leads; `auto` follows the page's color-scheme.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { calculatorIds } from '../../src/calculators/index.ts';
 import { ROOT } from '../helpers/process.ts';
-import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium } from '../helpers/chromium.ts';
-import type { PageRecord } from './support/browser.ts';
-import { hostPage, startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
-import { closeRecordedPage, field, openRecordedPage, waitForEvent } from './support/widget-page.ts';
+import { hostPage } from './support/servers.ts';
+import { closeRecordedPage, field, waitForEvent } from './support/widget-page.ts';
+import { useWidgetPage } from './support/widget-suite.ts';
 
 // Whole pages of widgets in a real browser: a loaded machine must not turn that into a failure.
 setDefaultTimeout(60_000);
 
 const IMAGES = join(ROOT, 'docs', 'images');
 
-let browser: Browser;
-let api: ApiServer;
-let site: HostSite;
-let apiKey: string;
-let context: BrowserContext;
-let page: Page;
-let record: PageRecord;
+const VIEWPORT = { width: 520, height: 900 };
+const suite = useWidgetPage({ account: true, context: { colorScheme: 'light', viewport: VIEWPORT } });
 
-beforeAll(async () => {
-  api = startApi();
-  site = startHostSite();
-  ({ apiKey } = await api.accountFor(site.origin));
-  browser = await launchChromium();
+beforeAll(() => {
   mkdirSync(IMAGES, { recursive: true });
-}, HOOK_TIMEOUT_MS);
+});
 
-afterAll(async () => {
-  await browser?.close();
-  await api?.stop();
-  await site?.stop();
-}, HOOK_TIMEOUT_MS);
-
-async function newPage(colorScheme: 'light' | 'dark' = 'light'): Promise<void> {
-  ({ context, page, record } = await openRecordedPage(browser, { colorScheme, viewport: { width: 520, height: 900 } }));
+/** Ends the test's page (it must have had no page error) and opens the next on a system in `colorScheme`. */
+async function nextPage(colorScheme: 'light' | 'dark'): Promise<void> {
+  await closeRecordedPage(suite);
+  await suite.reopen({ colorScheme, viewport: VIEWPORT });
 }
 
-beforeEach(() => newPage(), HOOK_TIMEOUT_MS);
-afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
-
 async function open(html: string): Promise<void> {
-  await page.goto(site.page(`/${crypto.randomUUID()}`, html));
+  await suite.page.goto(suite.site.page(`/${crypto.randomUUID()}`, html));
 }
 
 interface AxeViolation {
@@ -62,8 +43,8 @@ interface AxeViolation {
 
 async function axeBlocking(): Promise<{ id: string; impact: string | null; nodes: unknown[] }[]> {
   const axeSource = await Bun.file(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')).text();
-  await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => {
+  await suite.page.addScriptTag({ content: axeSource });
+  const violations = await suite.page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
     return (await axe.run(document)).violations.map((violation) => ({
       id: violation.id,
@@ -82,27 +63,27 @@ describe('every calculator, light and dark, on a light page', () => {
     async (theme) => {
       await open(
         hostPage({
-          api: api.url,
+          api: suite.api.url,
           lang: 'en-GB',
           before: '<main><h1>Calculators</h1>',
           after: '</main>',
           widgets: calculatorIds.map((calcId) => ({
             calcId,
-            apiKey,
+            apiKey: suite.apiKey,
             id: hostId(calcId),
             attributes: `data-theme="${theme}" data-currency="GBP"`,
           })),
         }),
       );
-      for (const calcId of calculatorIds) await waitForEvent(page, 'calc:ready', hostId(calcId));
+      for (const calcId of calculatorIds) await waitForEvent(suite.page, 'calc:ready', hostId(calcId));
       // An invalid value shows its message, which must pass too.
-      await field(page, 'bmi', 'height').fill('999');
-      await field(page, 'bmi', 'height').press('Tab');
+      await field(suite.page, 'bmi', 'height').fill('999');
+      await field(suite.page, 'bmi', 'height').press('Tab');
       expect(await axeBlocking()).toEqual([]);
-      await field(page, 'bmi', 'height').fill('175');
-      await field(page, 'bmi', 'height').press('Tab');
+      await field(suite.page, 'bmi', 'height').fill('175');
+      await field(suite.page, 'bmi', 'height').press('Tab');
       for (const calcId of calculatorIds) {
-        const root = page.locator(`#${hostId(calcId)} .root`);
+        const root = suite.page.locator(`#${hostId(calcId)} .root`);
         expect(await root.getAttribute('data-theme')).toBe(theme);
         await root.screenshot({ path: join(IMAGES, `${calcId}-${theme}.png`), animations: 'disabled' });
       }
@@ -112,7 +93,7 @@ describe('every calculator, light and dark, on a light page', () => {
 
 /** Computed band colours and their contrast ratio, measured in the page. */
 function bandLook(host: string) {
-  return page.evaluate((host) => {
+  return suite.page.evaluate((host) => {
     const band = document.querySelector(`#${host}`)?.shadowRoot?.querySelector<HTMLElement>('[part="band"]');
     if (!band) return null;
     const style = getComputedStyle(band);
@@ -141,12 +122,12 @@ describe('result bands', () => {
     async (theme) => {
       await open(
         hostPage({
-          api: api.url,
-          widgets: [{ calcId: 'bmi', apiKey, attributes: `data-theme="${theme}" data-units="metric"` }],
+          api: suite.api.url,
+          widgets: [{ calcId: 'bmi', apiKey: suite.apiKey, attributes: `data-theme="${theme}" data-units="metric"` }],
         }),
       );
-      await waitForEvent(page, 'calc:ready', 'w0');
-      await field(page, 'w0', 'height').fill('175');
+      await waitForEvent(suite.page, 'calc:ready', 'w0');
+      await field(suite.page, 'w0', 'height').fill('175');
       const seen = new Map<string, { color: string; background: string }>();
       // 175 cm: 50 kg → 16.3, 70 → 22.9, 80 → 26.1, 100 → 32.7, 130 → 42.4.
       for (const [weight, text, tone] of [
@@ -156,7 +137,7 @@ describe('result bands', () => {
         ['100', 'Obesity class I', 'risk'],
         ['130', 'Obesity class III', 'risk'],
       ] as const) {
-        await field(page, 'w0', 'weight').fill(weight);
+        await field(suite.page, 'w0', 'weight').fill(weight);
         const look = await bandLook('w0');
         expect(look).toMatchObject({ text, tone });
         expect(look?.contrast ?? 0).toBeGreaterThanOrEqual(4.5);
@@ -171,20 +152,27 @@ describe('result bands', () => {
   test('a band without a meaning (body fat "Average") is neutral, still with 4.5:1', async () => {
     await open(
       hostPage({
-        api: api.url,
-        widgets: [{ calcId: 'body-fat', apiKey, attributes: `data-units="metric" data-values='{"waistCm": 92}'` }],
+        api: suite.api.url,
+        widgets: [
+          { calcId: 'body-fat', apiKey: suite.apiKey, attributes: `data-units="metric" data-values='{"waistCm": 92}'` },
+        ],
       }),
     );
-    await waitForEvent(page, 'calc:ready', 'w0');
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
     const look = await bandLook('w0');
     expect(look).toMatchObject({ text: 'Average', tone: null });
     expect(look?.contrast ?? 0).toBeGreaterThanOrEqual(4.5);
   });
 
   test('the first result leads: larger than the ones beneath it', async () => {
-    await open(hostPage({ api: api.url, widgets: [{ calcId: 'loan', apiKey, attributes: 'data-currency="EUR"' }] }));
-    await waitForEvent(page, 'calc:ready', 'w0');
-    const sizes = await page.evaluate(() =>
+    await open(
+      hostPage({
+        api: suite.api.url,
+        widgets: [{ calcId: 'loan', apiKey: suite.apiKey, attributes: 'data-currency="EUR"' }],
+      }),
+    );
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    const sizes = await suite.page.evaluate(() =>
       [...(document.querySelector('#w0')?.shadowRoot?.querySelectorAll('[part="result-value"]') ?? [])].map((value) =>
         Number.parseFloat(getComputedStyle(value).fontSize),
       ),
@@ -197,7 +185,7 @@ describe('result bands', () => {
 
 describe('theme auto', () => {
   const backgroundOf = (host: string) =>
-    page.evaluate((host) => {
+    suite.page.evaluate((host) => {
       const root = document.querySelector(`#${host}`)?.shadowRoot?.querySelector('.root');
       return root ? getComputedStyle(root).backgroundColor : '';
     }, host);
@@ -205,46 +193,43 @@ describe('theme auto', () => {
   const DARK = 'rgb(27, 31, 36)';
 
   test('a page that declares light stays light on a dark system; one that declares dark is dark on a light system', async () => {
-    await context.close();
-    await newPage('dark');
+    await nextPage('dark');
     await open(
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         head: '<meta name="color-scheme" content="light">',
-        widgets: [{ calcId: 'tip', apiKey, attributes: 'data-theme="auto"' }],
+        widgets: [{ calcId: 'tip', apiKey: suite.apiKey, attributes: 'data-theme="auto"' }],
       }),
     );
-    await waitForEvent(page, 'calc:ready', 'w0');
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
     expect(await backgroundOf('w0')).toBe(LIGHT);
 
-    await context.close();
-    await newPage('light');
+    await nextPage('light');
     await open(
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         head: '<style>:root { color-scheme: dark; background: #111; }</style>',
-        widgets: [{ calcId: 'tip', apiKey, attributes: 'data-theme="auto"' }],
+        widgets: [{ calcId: 'tip', apiKey: suite.apiKey, attributes: 'data-theme="auto"' }],
       }),
     );
-    await waitForEvent(page, 'calc:ready', 'w0');
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
     expect(await backgroundOf('w0')).toBe(DARK);
   });
 
   test('a page declaring both follows the system; a page switching its scheme switches the widget', async () => {
-    await context.close();
-    await newPage('dark');
+    await nextPage('dark');
     await open(
       hostPage({
-        api: api.url,
+        api: suite.api.url,
         head: '<meta name="color-scheme" content="light dark">',
-        widgets: [{ calcId: 'vat', apiKey, attributes: 'data-theme="auto"' }],
+        widgets: [{ calcId: 'vat', apiKey: suite.apiKey, attributes: 'data-theme="auto"' }],
       }),
     );
-    await waitForEvent(page, 'calc:ready', 'w0');
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
     expect(await backgroundOf('w0')).toBe(DARK);
     // The site's own dark-mode switch: color-scheme set on <html>.
-    await page.evaluate(() => document.documentElement.style.setProperty('color-scheme', 'light'));
-    await page.waitForFunction(
+    await suite.page.evaluate(() => document.documentElement.style.setProperty('color-scheme', 'light'));
+    await suite.page.waitForFunction(
       () => document.querySelector('#w0')?.shadowRoot?.querySelector('.root')?.getAttribute('data-theme') === 'light',
     );
     expect(await backgroundOf('w0')).toBe(LIGHT);
