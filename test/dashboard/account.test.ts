@@ -1,42 +1,22 @@
 /** The account page in Chromium: password change, sign-out everywhere, deletion, each checked against the API. */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import type { Browser } from 'playwright-core';
-import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium } from '../helpers/chromium.ts';
-import {
-  dashboardContext,
-  FLOW_TIMEOUT_MS,
-  PASSWORD,
-  pageToken,
-  signIn,
-  startDashboard,
-  type DashboardServer,
-} from './support/dashboard.ts';
+import { expect, test } from 'bun:test';
+import { dashboardContext, FLOW_TIMEOUT_MS, PASSWORD, pageToken, signIn, useDashboard } from './support/dashboard.ts';
 
-let browser: Browser;
-let server: DashboardServer;
-beforeAll(async () => {
-  server = startDashboard();
-  browser = await launchChromium();
-}, HOOK_TIMEOUT_MS);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-}, HOOK_TIMEOUT_MS);
+const suite = useDashboard();
 
-const newOwner = () => server.app.signup(`account-${crypto.randomUUID().slice(0, 8)}@shop.example`, PASSWORD);
+const newOwner = () => suite.server.app.signup(`account-${crypto.randomUUID().slice(0, 8)}@shop.example`, PASSWORD);
 
 const login = (email: string, password: string) =>
-  fetch(`${server.url}/v1/auth/login`, {
+  fetch(`${suite.server.url}/v1/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password }),
   }).then((res) => res.status);
 
 async function accountPage() {
-  const { context } = await dashboardContext(browser);
+  const { context } = await dashboardContext(suite.browser);
   const page = await context.newPage();
-  await page.goto(`${server.url}/dashboard/account`);
+  await page.goto(`${suite.server.url}/dashboard/account`);
   return { context, page };
 }
 
@@ -62,10 +42,10 @@ test(
     expect(await login(owner.email, PASSWORD)).toBe(401);
     expect(await login(owner.email, 'a brand new password')).toBe(200);
     // The token issued before the change stopped working; the page holds the new one.
-    expect((await server.api('GET', '/v1/account', owner.token)).status).toBe(401);
+    expect((await suite.server.api('GET', '/v1/account', owner.token)).status).toBe(401);
     const fresh = await pageToken(page);
     expect(fresh).not.toBe(owner.token);
-    expect((await server.api('GET', '/v1/account', fresh ?? '')).status).toBe(200);
+    expect((await suite.server.api('GET', '/v1/account', fresh ?? '')).status).toBe(200);
     await page.getByRole('link', { name: 'Overview' }).click();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await context.close();
@@ -85,7 +65,7 @@ test(
     await page.getByText('You are signed out everywhere.').waitFor();
     expect(await pageToken(page)).toBeNull();
     for (const revoked of [owner.token, token ?? ''])
-      expect((await server.api('GET', '/v1/account', revoked)).status).toBe(401);
+      expect((await suite.server.api('GET', '/v1/account', revoked)).status).toBe(401);
     await context.close();
   },
   FLOW_TIMEOUT_MS,
@@ -105,14 +85,14 @@ test(
       .getByRole('alert')
       .filter({ hasText: /password/i })
       .waitFor();
-    expect((await server.api('GET', '/v1/account', owner.token)).status).toBe(200);
+    expect((await suite.server.api('GET', '/v1/account', owner.token)).status).toBe(200);
 
     await page.getByRole('button', { name: 'Delete account' }).click();
     await dialog.getByLabel('Password').fill(PASSWORD);
     await dialog.getByRole('button', { name: 'Delete account' }).click();
     await page.getByText('The account is deleted.').waitFor();
     expect(await login(owner.email, PASSWORD)).toBe(401);
-    expect((await server.api('GET', '/v1/account', owner.token)).status).toBe(401);
+    expect((await suite.server.api('GET', '/v1/account', owner.token)).status).toBe(401);
     await context.close();
   },
   FLOW_TIMEOUT_MS,

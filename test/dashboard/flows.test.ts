@@ -3,10 +3,9 @@
  * action checked against the server's own answers.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
-import { launchChromium } from '../helpers/chromium.ts';
 import {
   dashboardContext,
   docsScreenshot,
@@ -16,22 +15,17 @@ import {
   PASSWORD,
   signIn,
   startDashboard,
-  type DashboardServer,
+  useDashboard,
 } from './support/dashboard.ts';
 
-let browser: Browser;
-let server: DashboardServer;
+const suite = useDashboard({ flags: { 'quota-free': 10 }, env: { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' } });
 let target: TargetServer;
 
-beforeAll(async () => {
+beforeAll(() => {
   target = startTarget('127.0.0.2', () => Response.json({ weightKg: 82, colour: 'blue' }));
-  server = startDashboard({ flags: { 'quota-free': 10 }, env: { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' } });
-  browser = await launchChromium();
-}, HOOK_TIMEOUT_MS);
+});
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   await target?.stop();
 }, HOOK_TIMEOUT_MS);
 
@@ -39,12 +33,12 @@ let counter = 0;
 const newEmail = () => `owner${++counter}-${crypto.randomUUID().slice(0, 6)}@shop.example`;
 
 async function open(path: string, options: { width?: number; colorScheme?: 'light' | 'dark' } = {}) {
-  const { context, watched } = await dashboardContext(browser, options);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const { context, watched } = await dashboardContext(suite.browser, options);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${suite.server.url}${path}`);
   return { context, page, watched, errors };
 }
 
@@ -61,7 +55,7 @@ test(
     await page.getByRole('button', { name: 'Create account' }).click();
     await heading(page, 'Overview').waitFor();
     // The account really exists: the same credentials sign in through the API.
-    const login = await fetch(`${server.url}/v1/auth/login`, {
+    const login = await fetch(`${suite.server.url}/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email, password: PASSWORD }),
@@ -72,7 +66,7 @@ test(
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await pageToken(page)).toBeNull();
 
-    await page.goto(`${server.url}/dashboard/calculators/bmi`);
+    await page.goto(`${suite.server.url}/dashboard/calculators/bmi`);
     await signIn(page, email);
     await heading(page, 'Body Mass Index (BMI)').waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/calculators/bmi');
@@ -83,7 +77,7 @@ test(
     expect(await context.cookies()).toEqual([]);
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     expect(watched.urls.some((url) => url.includes(token ?? 'none'))).toBe(false);
-    expectOnlyLocal(watched, server.url);
+    expectOnlyLocal(watched, suite.server.url);
     expect(watched.violations).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
@@ -96,7 +90,7 @@ test(
   async () => {
     const closed = startDashboard({ flags: { 'disable-signup': true } });
     try {
-      const { context } = await dashboardContext(browser);
+      const { context } = await dashboardContext(suite.browser);
       const page = await context.newPage();
       await page.goto(`${closed.url}/dashboard`);
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -112,7 +106,7 @@ test(
 test(
   'a wrong password shows the server message and signs nobody in',
   async () => {
-    const owner = await server.app.signup(newEmail(), PASSWORD);
+    const owner = await suite.server.app.signup(newEmail(), PASSWORD);
     const { context, page } = await open('/dashboard/domains');
     await page.getByLabel('Email').fill(owner.email);
     await page.getByLabel('Password', { exact: true }).fill('not the password at all');
@@ -130,11 +124,11 @@ test(
 test(
   'an expired session anywhere returns to sign-in with a message, then to the same page',
   async () => {
-    const owner = await server.app.signup(newEmail(), PASSWORD);
+    const owner = await suite.server.app.signup(newEmail(), PASSWORD);
     const { context, page } = await open('/dashboard/domains');
     await signIn(page, owner.email);
     await heading(page, 'Domains').waitFor();
-    server.advance(8 * 24 * 3600 * 1000);
+    suite.server.advance(8 * 24 * 3600 * 1000);
     try {
       await page.getByLabel('Origin').fill('https://late.example');
       await page.getByRole('button', { name: 'Add' }).click();
@@ -147,7 +141,7 @@ test(
       await heading(page, 'Domains').waitFor();
       expect(new URL(page.url()).pathname).toBe('/dashboard/domains');
     } finally {
-      server.advance(-8 * 24 * 3600 * 1000);
+      suite.server.advance(-8 * 24 * 3600 * 1000);
     }
     await context.close();
   },
@@ -157,10 +151,10 @@ test(
 test(
   'overview: plan, "N of M loads" meter with the 80 % and 100 % warnings, copy and confirmed key rotation',
   async () => {
-    const owner = await server.app.signup(newEmail(), PASSWORD);
-    await server.api('POST', '/v1/domains', owner.token, { domain: 'https://shop.example' });
+    const owner = await suite.server.app.signup(newEmail(), PASSWORD);
+    await suite.server.api('POST', '/v1/domains', owner.token, { domain: 'https://shop.example' });
     const load = () =>
-      fetch(`${server.url}/v1/widget/load`, {
+      fetch(`${suite.server.url}/v1/widget/load`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ apiKey: owner.apiKey, domain: 'https://shop.example', calcId: 'bmi' }),
@@ -187,18 +181,18 @@ test(
     const dialog = page.getByRole('dialog', { name: 'Rotate the API key?' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    expect((await server.api('GET', '/v1/account', owner.token)).json.account.apiKey).toBe(owner.apiKey);
+    expect((await suite.server.api('GET', '/v1/account', owner.token)).json.account.apiKey).toBe(owner.apiKey);
     await page.getByRole('button', { name: 'Rotate key' }).click();
     await dialog.getByRole('button', { name: 'Rotate' }).click();
     await page.getByText('New API key created.', { exact: false }).waitFor();
-    const rotated = (await server.api('GET', '/v1/account', owner.token)).json.account.apiKey;
+    const rotated = (await suite.server.api('GET', '/v1/account', owner.token)).json.account.apiKey;
     expect(rotated).not.toBe(owner.apiKey);
     await page.getByText(rotated).waitFor();
     expect((await load()).status).toBe(401);
 
     // Two more loads with the new key reach the quota.
     for (let i = 0; i < 2; i++) {
-      const res = await fetch(`${server.url}/v1/widget/load`, {
+      const res = await fetch(`${suite.server.url}/v1/widget/load`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ apiKey: rotated, domain: 'https://shop.example', calcId: 'bmi' }),
@@ -216,7 +210,7 @@ test(
 test(
   'domains: add, server messages, approve a pending request, wildcard tester, remove with confirmation',
   async () => {
-    const owner = await server.app.signup(newEmail(), PASSWORD);
+    const owner = await suite.server.app.signup(newEmail(), PASSWORD);
     const { context, page } = await open('/dashboard/domains');
     await signIn(page, owner.email);
     await page.getByLabel('Origin').fill('https://*.shop.example');
@@ -226,7 +220,7 @@ test(
     await page.getByRole('button', { name: 'Add' }).click();
     await page.getByRole('alert').filter({ hasText: 'http:// or https://' }).waitFor();
 
-    const asked = await fetch(`${server.url}/v1/widget/register-domain`, {
+    const asked = await fetch(`${suite.server.url}/v1/widget/register-domain`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ apiKey: owner.apiKey, domain: 'https://blog.example' }),
@@ -245,7 +239,7 @@ test(
 
     await page.getByRole('button', { name: 'Approve https://blog.example' }).click();
     await page.getByText('https://blog.example is active.').waitFor();
-    const listed = (await server.api('GET', '/v1/domains', owner.token)).json.domains;
+    const listed = (await suite.server.api('GET', '/v1/domains', owner.token)).json.domains;
     expect(listed.map((d: { domain: string; status: string }) => `${d.domain} ${d.status}`).sort()).toEqual([
       'https://*.shop.example active',
       'https://blog.example active',
@@ -257,7 +251,7 @@ test(
       .getByRole('button', { name: 'Remove' })
       .click();
     await page.getByText('https://blog.example is removed.').waitFor();
-    const after = (await server.api('GET', '/v1/domains', owner.token)).json.domains;
+    const after = (await suite.server.api('GET', '/v1/domains', owner.token)).json.domains;
     expect(after.map((d: { domain: string }) => d.domain)).toEqual(['https://*.shop.example']);
     await context.close();
   },
@@ -267,10 +261,12 @@ test(
 test(
   'calculators: catalogue, snippet options, live preview; Free cannot save a webhook',
   async () => {
-    const owner = await server.app.signup(newEmail(), PASSWORD);
+    const owner = await suite.server.app.signup(newEmail(), PASSWORD);
     const { context, page } = await open('/dashboard/calculators');
     await signIn(page, owner.email);
-    const catalogue = (await (await fetch(`${server.url}/v1/calculators`)).json()).calculators as { title: string }[];
+    const catalogue = (await (await fetch(`${suite.server.url}/v1/calculators`)).json()).calculators as {
+      title: string;
+    }[];
     for (const calculator of catalogue) await page.getByRole('link', { name: calculator.title }).waitFor();
     await page.getByRole('link', { name: 'Loan' }).first().click();
     await heading(page, catalogue.find((c) => c.title.startsWith('Loan'))?.title ?? 'Loan').waitFor();
@@ -285,7 +281,7 @@ test(
     await amount.filter({ hasText: '€' }).waitFor();
     expect(await amount.textContent()).toContain('20.000,00\u00a0€');
     expect(await amount.textContent()).not.toContain('EUR');
-    const { publicUrl } = (await server.api('GET', '/v1/account', owner.token)).json;
+    const { publicUrl } = (await suite.server.api('GET', '/v1/account', owner.token)).json;
     expect(snippet).toStartWith(`<script src="${publicUrl}/widget.js" async></script>`);
     await page.getByRole('button', { name: 'Copy snippet' }).click();
     await page.getByText('Snippet copied.').waitFor();
@@ -301,9 +297,9 @@ test(
     await page.getByLabel('Webhook URL').fill(target.url('/prefill'));
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('alert').filter({ hasText: 'Extra plan' }).waitFor();
-    expect((await server.api('GET', '/v1/widget-config/bmi', owner.token)).json.config).toEqual({});
+    expect((await suite.server.api('GET', '/v1/widget-config/bmi', owner.token)).json.config).toEqual({});
     // Not one load was counted by the previews.
-    expect((await server.api('GET', '/v1/account', owner.token)).json.usage.used).toBe(0);
+    expect((await suite.server.api('GET', '/v1/account', owner.token)).json.usage.used).toBe(0);
     await context.close();
   },
   FLOW_TIMEOUT_MS,
@@ -312,8 +308,8 @@ test(
 test(
   'webhook on Extra: write-only header values, test outcome, last outcome, live preview, remove',
   async () => {
-    const owner = await server.app.signup(newEmail(), PASSWORD);
-    await server.app.accounts.setPlan(owner.id, 'extra');
+    const owner = await suite.server.app.signup(newEmail(), PASSWORD);
+    await suite.server.app.accounts.setPlan(owner.id, 'extra');
     const { context, page } = await open('/dashboard/calculators/bmi');
     await signIn(page, owner.email);
     await page.getByLabel('Webhook URL').fill(target.url('/prefill'));
@@ -322,7 +318,7 @@ test(
     await page.getByLabel('Header value 1').fill('Bearer s3cr3t');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Webhook saved.').waitFor();
-    const saved = (await server.api('GET', '/v1/widget-config/bmi', owner.token)).json;
+    const saved = (await suite.server.api('GET', '/v1/widget-config/bmi', owner.token)).json;
     expect(saved.config.webhook).toEqual({ url: target.url('/prefill'), headers: { Authorization: '<redacted>' } });
 
     // Reloaded, the form waits for the saved webhook (nothing typed earlier can be
@@ -368,7 +364,7 @@ test(
 
     await page.getByRole('button', { name: 'Remove webhook' }).click();
     await page.getByText('Webhook removed.').waitFor();
-    expect((await server.api('GET', '/v1/widget-config/bmi', owner.token)).json.config).toEqual({});
+    expect((await suite.server.api('GET', '/v1/widget-config/bmi', owner.token)).json.config).toEqual({});
     await context.close();
   },
   FLOW_TIMEOUT_MS,

@@ -2,12 +2,11 @@
  * The dashboard's quality bar in Chromium: axe-core on every page at 1280 and 375 px,
  * keyboard-only use, the system colour scheme, the usage page and the account page.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { beforeAll, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ROOT } from '../helpers/process.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium } from '../helpers/chromium.ts';
 import {
   dashboardContext,
   docsScreenshot,
@@ -15,24 +14,21 @@ import {
   FLOW_TIMEOUT_MS,
   PASSWORD,
   signIn,
-  startDashboard,
+  useDashboard,
   type DashboardServer,
 } from './support/dashboard.ts';
 
-let browser: Browser;
-let server: DashboardServer;
+const suite = useDashboard();
 let axeSource: string;
 let owner: Awaited<ReturnType<DashboardServer['app']['signup']>>;
 
 beforeAll(async () => {
-  server = startDashboard();
-  browser = await launchChromium();
   axeSource = await Bun.file(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')).text();
-  owner = await server.app.signup(`quality-${crypto.randomUUID().slice(0, 6)}@shop.example`, PASSWORD);
+  owner = await suite.server.app.signup(`quality-${crypto.randomUUID().slice(0, 6)}@shop.example`, PASSWORD);
   // Something on every page: domains (one pending), loads on two calculators from two sites.
   for (const domain of ['https://shop.example', 'https://*.blog.example'])
-    await server.api('POST', '/v1/domains', owner.token, { domain });
-  await fetch(`${server.url}/v1/widget/register-domain`, {
+    await suite.server.api('POST', '/v1/domains', owner.token, { domain });
+  await fetch(`${suite.server.url}/v1/widget/register-domain`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ apiKey: owner.apiKey, domain: 'https://new.example' }),
@@ -42,7 +38,7 @@ beforeAll(async () => {
     ['https://a.blog.example', 'loan', 2],
   ] as const) {
     for (let i = 0; i < times; i++) {
-      const res = await fetch(`${server.url}/v1/widget/load`, {
+      const res = await fetch(`${suite.server.url}/v1/widget/load`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ apiKey: owner.apiKey, domain, calcId }),
@@ -50,11 +46,6 @@ beforeAll(async () => {
       expect(res.status).toBe(200);
     }
   }
-}, HOOK_TIMEOUT_MS);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 }, HOOK_TIMEOUT_MS);
 
 const PAGES: { path: string; title: string }[] = [
@@ -89,14 +80,14 @@ for (const width of [1280, 375]) {
     test(
       `axe-core: no serious or critical violation on any page at ${width} px (${colorScheme})`,
       async () => {
-        const { context, watched } = await dashboardContext(browser, { width, colorScheme });
+        const { context, watched } = await dashboardContext(suite.browser, { width, colorScheme });
         const page = await context.newPage();
-        await page.goto(`${server.url}/dashboard`);
+        await page.goto(`${suite.server.url}/dashboard`);
         await page.getByRole('button', { name: 'Sign in' }).waitFor();
         expect(await seriousViolations(page)).toEqual([]);
         await signIn(page, owner.email);
         for (const { path, title } of PAGES) {
-          await page.goto(`${server.url}${path}`);
+          await page.goto(`${suite.server.url}${path}`);
           await page.getByRole('heading', { level: 1, name: title }).waitFor();
           // Wait for the page's data, not for time.
           await page.waitForFunction(() => document.querySelectorAll('main .card, main table, main li').length > 0);
@@ -108,7 +99,7 @@ for (const width of [1280, 375]) {
           if (width === 1280 && colorScheme === 'dark' && path === '/dashboard/usage')
             await docsScreenshot(page, 'usage-dark');
         }
-        expectOnlyLocal(watched, server.url);
+        expectOnlyLocal(watched, suite.server.url);
         expect(watched.violations).toEqual([]);
         await context.close();
       },
@@ -122,9 +113,9 @@ test(
   async () => {
     const backgrounds: string[] = [];
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { context } = await dashboardContext(browser, { colorScheme });
+      const { context } = await dashboardContext(suite.browser, { colorScheme });
       const page = await context.newPage();
-      await page.goto(`${server.url}/dashboard`);
+      await page.goto(`${suite.server.url}/dashboard`);
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
       backgrounds.push(await page.evaluate(() => getComputedStyle(document.body).backgroundColor));
       await context.close();
@@ -138,9 +129,9 @@ test(
 test(
   'keyboard only: sign in, move between pages, add a domain, rotate the key through its dialog',
   async () => {
-    const { context } = await dashboardContext(browser);
+    const { context } = await dashboardContext(suite.browser);
     const page = await context.newPage();
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${suite.server.url}/dashboard`);
     const focused = () =>
       page.evaluate(() => document.activeElement?.getAttribute('id') ?? document.activeElement?.textContent);
     // The email field has focus on arrival.
@@ -162,10 +153,10 @@ test(
     await page.keyboard.type('https://keys.example');
     await page.keyboard.press('Enter');
     await page.getByText('https://keys.example is active.').waitFor();
-    const domains = (await server.api('GET', '/v1/domains', owner.token)).json.domains as { domain: string }[];
+    const domains = (await suite.server.api('GET', '/v1/domains', owner.token)).json.domains as { domain: string }[];
     expect(domains.some((d) => d.domain === 'https://keys.example')).toBe(true);
 
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${suite.server.url}/dashboard`);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     for (let i = 0; i < 25 && (await focused()) !== 'Rotate key'; i++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('Rotate key');
@@ -176,7 +167,7 @@ test(
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     expect(await focused()).toBe('Rotate key');
-    const key = (await server.api('GET', '/v1/account', owner.token)).json.account.apiKey;
+    const key = (await suite.server.api('GET', '/v1/account', owner.token)).json.account.apiKey;
     expect(key).toBe(owner.apiKey);
     await context.close();
   },
@@ -186,9 +177,9 @@ test(
 test(
   'usage: chart and table by day, calculator and domain for a chosen range',
   async () => {
-    const { context } = await dashboardContext(browser);
+    const { context } = await dashboardContext(suite.browser);
     const page = await context.newPage();
-    await page.goto(`${server.url}/dashboard/usage`);
+    await page.goto(`${suite.server.url}/dashboard/usage`);
     await signIn(page, owner.email);
     const today = new Date().toISOString().slice(0, 10);
     await page.getByText(/5 loads from/).waitFor();
@@ -208,7 +199,7 @@ test(
     await docsScreenshot(page, 'usage');
 
     // A range without today shows nothing, as the API says.
-    const report = (await server.api('GET', '/v1/usage?from=2025-01-01&to=2025-01-31', owner.token)).json;
+    const report = (await suite.server.api('GET', '/v1/usage?from=2025-01-01&to=2025-01-31', owner.token)).json;
     expect(report.total).toBe(0);
     await page.getByLabel('From').fill('2025-01-01');
     await page.getByLabel('To').fill('2025-01-31');
@@ -229,12 +220,12 @@ test(
 test(
   'account: the signing secret is hidden until revealed and rotates after confirmation',
   async () => {
-    const { context } = await dashboardContext(browser);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const { context } = await dashboardContext(suite.browser);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
     const page = await context.newPage();
-    await page.goto(`${server.url}/dashboard/account`);
+    await page.goto(`${suite.server.url}/dashboard/account`);
     await signIn(page, owner.email);
-    const first = (await server.api('GET', '/v1/account/signing-secret', owner.token)).json;
+    const first = (await suite.server.api('GET', '/v1/account/signing-secret', owner.token)).json;
     await page.getByRole('button', { name: 'Reveal secret' }).waitFor();
     expect(await page.locator('main').textContent()).not.toContain(first.signingSecret);
     await page.getByRole('button', { name: 'Reveal secret' }).click();
@@ -245,7 +236,7 @@ test(
       .getByRole('button', { name: 'Rotate' })
       .click();
     await page.getByText('New signing secret created').waitFor();
-    const second = (await server.api('GET', '/v1/account/signing-secret', owner.token)).json;
+    const second = (await suite.server.api('GET', '/v1/account/signing-secret', owner.token)).json;
     expect(second.signingSecret).not.toBe(first.signingSecret);
     expect(second.previousValidUntil).not.toBeNull();
     await page.getByText(second.signingSecret).waitFor();

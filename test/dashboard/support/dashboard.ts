@@ -3,12 +3,14 @@
  * adjustable clock (token expiry without waiting), and helpers that read the server's
  * own answers so a test can check what the page did.
  */
-import { expect } from 'bun:test';
+import { afterAll, beforeAll, expect } from 'bun:test';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../helpers/chromium.ts';
 import { ROOT } from '../../helpers/process.ts';
 import { testApp, type TestApp } from '../../helpers/test-app.ts';
+import { HOOK_TIMEOUT_MS } from '../../helpers/timeouts.ts';
 import type { ServeFlags } from '../../../src/config.ts';
 import { screenshot } from '../../widget/support/browser.ts';
 
@@ -26,7 +28,9 @@ export interface DashboardServer {
   stop(): Promise<void>;
 }
 
-export function startDashboard(options: { flags?: ServeFlags; env?: Record<string, string> } = {}): DashboardServer {
+type DashboardOptions = { flags?: ServeFlags; env?: Record<string, string> };
+
+export function startDashboard(options: DashboardOptions = {}): DashboardServer {
   let offset = 0;
   const app = testApp({ flags: options.flags, env: options.env, now: () => new Date(Date.now() + offset) });
   app.app.listen({ hostname: '127.0.0.1', port: 0 });
@@ -58,6 +62,33 @@ export function startDashboard(options: { flags?: ServeFlags; env?: Record<strin
 }
 
 /** Every request the page makes, and every policy violation it reports. */
+export interface DashboardSuite {
+  readonly server: DashboardServer;
+  readonly browser: Browser;
+}
+
+/** Registers the hooks every dashboard suite shares: the server and a browser for the whole file. */
+export function useDashboard(options: DashboardOptions = {}): DashboardSuite {
+  let server: DashboardServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = startDashboard(options);
+    browser = await launchChromium();
+  }, HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  }, HOOK_TIMEOUT_MS);
+  return {
+    get server() {
+      return server;
+    },
+    get browser() {
+      return browser;
+    },
+  };
+}
+
 export interface Watched {
   urls: string[];
   violations: string[];
