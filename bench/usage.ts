@@ -62,7 +62,7 @@ const YEAR_DAYS = 366;
 export const TARGETS = { throughputRatio: 0.97, usageP50Ms: 20 };
 
 /** The line that records a load per day; the baseline build is the tree without it. */
-const PER_DAY_LINE = 'tally(e.days, day, calcId, domain);';
+const PER_DAY_LINE = "countDay(e.days, day, calcId, domain, 'loads');";
 
 /** Compiles the working tree, and a copy of it without per-day recording. */
 function buildPair(work: string): { product: string; baseline: string } {
