@@ -147,7 +147,8 @@ test(
     expect(await focused()).toBe('Domains');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Domains' }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    // Focus moves to the new page's heading once it has rendered.
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
     for (let i = 0; i < 10 && (await focused()) !== 'origin'; i++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('origin');
     await page.keyboard.type('https://keys.example');

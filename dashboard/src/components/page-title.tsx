@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { navigated } from '../router.ts';
 
 /**
@@ -7,7 +7,8 @@ import { navigated } from '../router.ts';
  */
 export function PageTitle(props: { children: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  // Before the first paint of the new page, so nothing typed meanwhile lands elsewhere.
+  useLayoutEffect(() => {
     document.title = `${props.children} · calc dashboard`;
     if (navigated) heading.current?.focus();
   }, [props.children]);
