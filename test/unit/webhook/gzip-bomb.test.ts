@@ -1,19 +1,15 @@
 import { expect, test } from 'bun:test';
 import { join } from 'node:path';
+import { runCommand } from '../../helpers/process.ts';
 
 // In its own process so the runner's heap does not blur the measurement; see the
 // probe for why it fetches several times and keeps watching after each fetch.
 test('a gzip bomb (256 MB of zeros, 255 KB on the wire) ends too_large with bounded memory', async () => {
-  const probe = Bun.spawn([process.execPath, join(import.meta.dir, 'fixtures', 'gzip-bomb-probe.ts')], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(probe.stdout).text(),
-    new Response(probe.stderr).text(),
-    probe.exited,
-  ]);
-  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  const { stdout, stderr, exitCode } = await runCommand(
+    [process.execPath, join(import.meta.dir, 'fixtures', 'gzip-bomb-probe.ts')],
+    [],
+  );
+  expect({ exitCode, stderr }).toEqual({ exitCode: 0, stderr: '' });
   const report = JSON.parse(stdout.trim()) as { outcomes: string[]; bombBytes: number; growthMb: number };
   expect(report.outcomes.length).toBeGreaterThan(0);
   expect(new Set(report.outcomes)).toEqual(new Set(['too_large']));

@@ -1,20 +1,16 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
+import { runCommand } from '../../helpers/process.ts';
 
 type Report = { report: Record<string, { outcome: string; host: string | null }>; trustedPort: number };
 
 async function runProbe(env: Record<string, string>): Promise<Report> {
-  const probe = Bun.spawn([process.execPath, join(import.meta.dir, 'fixtures', 'tls-probe.ts')], {
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: join(import.meta.dir, 'fixtures', 'certs', 'ca.pem'), ...env },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(probe.stdout).text(),
-    new Response(probe.stderr).text(),
-    probe.exited,
-  ]);
-  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  const { stdout, stderr, exitCode } = await runCommand(
+    [process.execPath, join(import.meta.dir, 'fixtures', 'tls-probe.ts')],
+    [],
+    { env: { NODE_EXTRA_CA_CERTS: join(import.meta.dir, 'fixtures', 'certs', 'ca.pem'), ...env } },
+  );
+  expect({ exitCode, stderr }).toEqual({ exitCode: 0, stderr: '' });
   return JSON.parse(stdout.trim()) as Report;
 }
 
