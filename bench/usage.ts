@@ -28,11 +28,11 @@ import { openDatabase } from '../src/db/client.ts';
 import { createUsageStore } from '../src/db/usage-store.ts';
 import { createUsageCounter } from '../src/usage/counter.ts';
 import { api, BENCH_PASSWORD, signUpWithDomain } from './lib/api.ts';
-import { pairedThroughput, ratioSpread } from './lib/paired-throughput.ts';
+import { pairedThroughput, ratioRow } from './lib/paired-throughput.ts';
 import { hasTaskset, inWorkDir, pinned, SERVER_CORE, startListening } from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
 import { printTable, progress, resultsHeader, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
-import { median, quantile, round1, round3 } from './lib/sampling.ts';
+import { median, quantile, round1 } from './lib/sampling.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SHARED_RUNS = Number(process.env.BENCH_SHARED_RUNS ?? 3);
@@ -257,16 +257,14 @@ export async function run(): Promise<BenchResults> {
     );
     const load = await throughput(work, bins);
 
-    const ratio = median(load.ratios);
     const rows: Row[] = [
-      {
-        metric: 'load: throughput with per-day recording / before',
-        value: round3(ratio),
-        unit: '×',
-        target: `≥ ${TARGETS.throughputRatio}`,
-        pass: ratio >= TARGETS.throughputRatio,
-        note: `both loaded at once on core ${SERVER_CORE}: ${ratioSpread(load, ROUNDS)}`,
-      },
+      ratioRow(
+        'load: throughput with per-day recording / before',
+        load,
+        ROUNDS,
+        TARGETS.throughputRatio,
+        `both loaded at once on core ${SERVER_CORE}`,
+      ),
       {
         metric: `counter memory for ${memory.pairs.toLocaleString('en-US')} distinct (calcId, domain) pairs in a day`,
         value: round1(memory.heldMb * 100) / 100,
