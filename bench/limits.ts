@@ -24,10 +24,9 @@ import { compileExecutable } from '../cli/build.ts';
 import { clientGroup } from '../src/limits/client-group.ts';
 import { createRateLimiter } from '../src/limits/rate-limiter.ts';
 import { ORIGIN, signUpWithDomain } from './lib/api.ts';
-import { pairedThroughput, ratioSpread } from './lib/paired-throughput.ts';
+import { pairedThroughput, ratioRow } from './lib/paired-throughput.ts';
 import { hasTaskset, inWorkDir, SERVER_CORE, startListening } from './lib/processes.ts';
 import { printTable, progress, resultsHeader, writeResults, type BenchResults, type Row } from './lib/report.ts';
-import { median, round3 } from './lib/sampling.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SHARED_RUNS = Number(process.env.BENCH_SHARED_RUNS ?? 3);
@@ -140,16 +139,14 @@ export async function run(): Promise<BenchResults> {
     const pastCapacity = limiterMemory(150_000);
     progress(`limits: ${atCapacity.keys} keys hold ${atCapacity.mb.toFixed(1)} MB`);
     const load = await throughput(work, bin);
-    const ratio = median(load.ratios);
     const rows: Row[] = [
-      {
-        metric: 'load: throughput with the per-client limiter on / off',
-        value: round3(ratio),
-        unit: '×',
-        target: `≥ ${TARGETS.throughputRatio}`,
-        pass: ratio >= TARGETS.throughputRatio,
-        note: `same executable, both loaded at once on core ${SERVER_CORE}, ${CLIENTS.toLocaleString('en-US')} client addresses in X-Forwarded-For: ${ratioSpread(load, ROUNDS)}`,
-      },
+      ratioRow(
+        'load: throughput with the per-client limiter on / off',
+        load,
+        ROUNDS,
+        TARGETS.throughputRatio,
+        `same executable, both loaded at once on core ${SERVER_CORE}, ${CLIENTS.toLocaleString('en-US')} client addresses in X-Forwarded-For`,
+      ),
       {
         metric: 'limiter memory, 100,000 distinct clients (its capacity)',
         value: Math.round(atCapacity.mb * 10) / 10,

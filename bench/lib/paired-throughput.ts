@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { copyDataDir } from './data-dir.ts';
 import { pinned, SERVER_CORE, startListening, type Started } from './processes.ts';
 import { waitForQuiet } from './proc-stats.ts';
-import { progress } from './report.ts';
-import { median, quantile } from './sampling.ts';
+import { progress, type Row } from './report.ts';
+import { median, quantile, round3 } from './sampling.ts';
 import { wrk } from './wrk.ts';
 
 /** A fresh process's first seconds under load (JIT tiers, first connections): never measured. */
@@ -95,9 +95,20 @@ export async function pairedThroughput(options: PairedOptions): Promise<PairedTh
   };
 }
 
-/** How the ratios spread, for a result's note. */
-export function ratioSpread(load: PairedThroughput, rounds: number): string {
+/**
+ * The comparison's result row: the median ratio against `target`, with `setting` (how the
+ * pair was run) and how the runs spread in its note.
+ */
+export function ratioRow(metric: string, load: PairedThroughput, rounds: number, target: number, setting: string): Row {
   const { ratios, rps, sides } = load;
+  const ratio = median(ratios);
   const [before, after] = sides.map((label) => Math.round(median(rps[label] ?? [])));
-  return `median of ${ratios.length} runs from ${rounds} fresh process pairs (middle half ${quantile(ratios, 0.25).toFixed(3)}–${quantile(ratios, 0.75).toFixed(3)}; range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}); each side's median ${after} vs ${before} req/s while sharing the core`;
+  return {
+    metric,
+    value: round3(ratio),
+    unit: '×',
+    target: `≥ ${target}`,
+    pass: ratio >= target,
+    note: `${setting}: median of ${ratios.length} runs from ${rounds} fresh process pairs (middle half ${quantile(ratios, 0.25).toFixed(3)}–${quantile(ratios, 0.75).toFixed(3)}; range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}); each side's median ${after} vs ${before} req/s while sharing the core`,
+  };
 }
