@@ -2,9 +2,10 @@ import { Elysia } from 'elysia';
 import pkg from '../../package.json' with { type: 'json' };
 import { DOCS_CSP, DOCS_HTML } from './docs-page.ts';
 import { buildOpenApi, type RouteLike } from './openapi.ts';
-import { readRedoc } from './redoc.macro.ts' with { type: 'macro' };
+// Embedded in the executable as a file, read when asked for: a megabyte of script held as
+// a string from start would sit in every server's memory, though most never serve /docs.
+import redocPath from 'redoc/bundles/redoc.standalone.js' with { type: 'file' };
 
-const redocJs = readRedoc();
 // Compressed on the first request that accepts gzip (once): most servers never serve /docs.
 let redocGzip: Uint8Array<ArrayBuffer> | undefined;
 
@@ -35,7 +36,7 @@ export function docsModule(routes: () => RouteLike[], publicUrl: () => string) {
     )
     .get(
       '/docs/redoc.standalone.js',
-      ({ request }) => {
+      async ({ request }) => {
         const gzip = /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '');
         const headers: Record<string, string> = {
           'content-type': 'text/javascript; charset=utf-8',
@@ -45,8 +46,8 @@ export function docsModule(routes: () => RouteLike[], publicUrl: () => string) {
           'x-content-type-options': 'nosniff',
         };
         if (gzip) headers['content-encoding'] = 'gzip';
-        if (!gzip) return new Response(redocJs, { headers });
-        redocGzip ??= new Uint8Array(Bun.gzipSync(redocJs, { level: 9 }));
+        if (!gzip) return new Response(Bun.file(redocPath), { headers });
+        redocGzip ??= new Uint8Array(Bun.gzipSync(await Bun.file(redocPath).bytes(), { level: 9 }));
         return new Response(redocGzip, { headers });
       },
       { detail: { hide: true } },

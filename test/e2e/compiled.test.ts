@@ -188,6 +188,16 @@ describe('the compiled executable', () => {
       expect(script.headers.get('content-type')).toContain('javascript');
       expect(script.headers.get('content-encoding')).toBe('br');
       expect(script.headers.get('etag')).toBeTruthy();
+      // The API reference's script is inside the executable too, plain and compressed.
+      const redoc = await fetch(`${first.url}/docs/redoc.standalone.js`);
+      expect(redoc.status).toBe(200);
+      expect((await redoc.text()).length).toBeGreaterThan(500_000);
+      const redocGzip = await fetch(`${first.url}/docs/redoc.standalone.js`, {
+        headers: { 'accept-encoding': 'gzip' },
+        decompress: false,
+      });
+      expect(redocGzip.headers.get('content-encoding')).toBe('gzip');
+      expect(Bun.gunzipSync(new Uint8Array(await redocGzip.arrayBuffer())).length).toBeGreaterThan(500_000);
       const origin = new URL(first.url).origin;
       const load = await json(
         `${first.url}/v1/widget/load`,
