@@ -125,6 +125,24 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   };
 }
 
+/**
+ * For a test file: a throwaway PostgreSQL started before its tests and stopped after them.
+ * The answer gives the cluster, and fails when it did not start.
+ */
+export function usePostgres(): () => ThrowawayPostgres {
+  let pg: ThrowawayPostgres | undefined;
+  beforeAll(async () => {
+    pg = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await pg?.stop();
+  });
+  return () => {
+    if (!pg) throw new Error('the throwaway PostgreSQL did not start');
+    return pg;
+  };
+}
+
 function idOf(flag: '-u' | '-g'): string {
   return Bun.spawnSync(['id', flag, 'postgres']).stdout.toString().trim();
 }
@@ -134,22 +152,17 @@ function idOf(flag: '-u' | '-g'): string {
  * stops the cluster after them. Reading `pg` fails when the cluster did not start.
  */
 export function useCompiledWithPostgres(): { readonly calc: string; readonly pg: ThrowawayPostgres } {
-  let pg: ThrowawayPostgres | undefined;
   let calc = '';
   beforeAll(async () => {
     calc = await ensureCompiled();
-    pg = await startPostgres();
   }, 120_000);
-  afterAll(async () => {
-    await pg?.stop();
-  });
+  const pg = usePostgres();
   return {
     get calc() {
       return calc;
     },
     get pg() {
-      if (!pg) throw new Error('the throwaway PostgreSQL did not start');
-      return pg;
+      return pg();
     },
   };
 }

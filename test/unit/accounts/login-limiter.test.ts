@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { openPostgres } from '../../../src/db/postgres/client.ts';
 import { createPgLoginLimiter } from '../../../src/db/postgres/login-limiter.ts';
 import { createLoginLimiter, type LoginLimiter } from '../../../src/modules/accounts/login-limiter.ts';
-import { startPostgres, type ThrowawayPostgres } from '../../helpers/postgres.ts';
+import { usePostgres } from '../../helpers/postgres.ts';
 
 const OWNER = 'owner@shop.example';
 
-let pg: ThrowawayPostgres | undefined;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const pg = usePostgres();
 
 /** The in-memory limiter of one server, and the shared one in a fresh PostgreSQL database. */
 const KINDS: Record<string, (now: () => number) => Promise<LoginLimiter & AsyncDisposable>> = {
   memory: async (now) => ({ ...createLoginLimiter({ now }), [Symbol.asyncDispose]: async () => {} }),
   postgres: async (now) => {
-    if (!pg) throw new Error('the throwaway PostgreSQL did not start');
-    const opened = await openPostgres(await pg.createDatabase());
+    const opened = await openPostgres(await pg().createDatabase());
     return { ...createPgLoginLimiter(opened.db, now), [Symbol.asyncDispose]: () => opened.close() };
   },
 };
@@ -78,8 +71,7 @@ for (const [kind, make] of Object.entries(KINDS)) {
 }
 
 test("postgres: a parallel burst through two servers' limiters on one database gets exactly 10 tries", async () => {
-  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
-  const url = await pg.createDatabase();
+  const url = await pg().createDatabase();
   const [a, b] = await Promise.all([openPostgres(url), openPostgres(url)]);
   try {
     const limiters = [createPgLoginLimiter(a.db, () => 1000), createPgLoginLimiter(b.db, () => 1000)];

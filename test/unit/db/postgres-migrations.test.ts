@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { SQL } from 'bun';
 import { join } from 'node:path';
 import { openDatabase } from '../../../src/db/client.ts';
 import { openPostgres } from '../../../src/db/postgres/client.ts';
-import { startPostgres, type ThrowawayPostgres } from '../../helpers/postgres.ts';
+import { usePostgres } from '../../helpers/postgres.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 
-let pg: ThrowawayPostgres;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
+const pg = usePostgres();
 
 /** Table → sorted column names, as each engine reports them. */
 async function postgresColumns(url: string): Promise<Record<string, string[]>> {
@@ -56,7 +50,7 @@ function group(pairs: [string, string][]): Record<string, string[]> {
 }
 
 test('two servers starting together on an empty database both migrate it, once', async () => {
-  const url = await pg.createDatabase();
+  const url = await pg().createDatabase();
   const opened = await Promise.all([openPostgres(url), openPostgres(url), openPostgres(url)]);
   try {
     const client = new SQL({ url, max: 1 });
@@ -76,7 +70,7 @@ test('two servers starting together on an empty database both migrate it, once',
 }, 60_000);
 
 test('every SQLite table exists in PostgreSQL with the same columns', async () => {
-  const url = await pg.createDatabase();
+  const url = await pg().createDatabase();
   const opened = await openPostgres(url);
   await opened.close();
   // Failed sign-ins are shared through PostgreSQL only (one SQLite server keeps them in memory).
@@ -86,7 +80,7 @@ test('every SQLite table exists in PostgreSQL with the same columns', async () =
 }, 60_000);
 
 test('the pool size caps the connections a server opens, however many queries wait', async () => {
-  const url = await pg.createDatabase();
+  const url = await pg().createDatabase();
   const connections = async () => {
     const admin = new SQL({ url, max: 1 });
     try {

@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { MAX_PENDING_DAY_KEYS } from '../../../src/usage/counter.ts';
 import { DIALECTS, freshStores } from '../../helpers/store-dialects.ts';
-import { startPostgres, type ThrowawayPostgres } from '../../helpers/postgres.ts';
+import { usePostgres } from '../../helpers/postgres.ts';
 
-let pg: ThrowawayPostgres | undefined;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await pg?.stop();
-});
-const cluster = () => {
-  if (!pg) throw new Error('the throwaway PostgreSQL did not start');
-  return pg;
-};
+const cluster = usePostgres();
 
 const account = (id: string) => ({
   id,
