@@ -45,16 +45,7 @@ import {
   type Started,
 } from './lib/processes.ts';
 import { memoryOf, waitForQuiet as waitForQuietMachine } from './lib/proc-stats.ts';
-import {
-  gitCommit,
-  machineInfo,
-  printTable,
-  progress,
-  ROOT,
-  writeResults,
-  type BenchResults,
-  type Row,
-} from './lib/report.ts';
+import { printTable, progress, resultsHeader, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
 import { MAX_INTERFERENCE, median, quantile, round1, round2, sleep } from './lib/sampling.ts';
 import { CONNECTIONS, wrk as runWrk, wrkScript, wrkVersion, type WrkResult } from './lib/wrk.ts';
 
@@ -452,10 +443,7 @@ export async function run(): Promise<ServerResults> {
     );
 
     const results: ServerResults = {
-      bench: 'server',
-      timestamp: new Date().toISOString(),
-      commit: gitCommit(),
-      machine: { ...machineInfo(), ...{ wrk: wrkVersion(), taskset: hasTaskset } },
+      ...resultsHeader('server', { wrk: wrkVersion(), taskset: hasTaskset }),
       rows,
       config: {
         rounds: ROUNDS,

@@ -39,16 +39,7 @@ import {
   startListening,
   type Binary,
 } from './lib/processes.ts';
-import {
-  gitCommit,
-  machineInfo,
-  printTable,
-  progress,
-  ROOT,
-  writeResults,
-  type BenchResults,
-  type Row,
-} from './lib/report.ts';
+import { printTable, progress, resultsHeader, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
 import { leastDisturbed, MAX_INTERFERENCE, median, pairedMedian, round2, round3 } from './lib/sampling.ts';
 import { CONNECTIONS, wrk, wrkScript, wrkVersion, type WrkResult } from './lib/wrk.ts';
 import type { FetchBenchOutput, VariantName } from './webhook-fetch.ts';
@@ -389,10 +380,7 @@ export async function run(): Promise<WebhookResults> {
     rows.push(...hanging.rows);
 
     const results: WebhookResults = {
-      bench: 'webhook',
-      timestamp: new Date().toISOString(),
-      commit: gitCommit(),
-      machine: { ...machineInfo(), ...{ wrk: wrkVersion(), taskset: hasTaskset } },
+      ...resultsHeader('webhook', { wrk: wrkVersion(), taskset: hasTaskset }),
       rows,
       config: {
         rounds: ROUNDS,

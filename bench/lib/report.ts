@@ -22,7 +22,7 @@ export interface Row {
   note?: string;
 }
 
-export interface MachineInfo {
+interface MachineInfo {
   cpus: number;
   cpuModel: string;
   memoryMb: number;
@@ -40,7 +40,7 @@ export interface BenchResults {
   [extra: string]: unknown;
 }
 
-export function machineInfo(): MachineInfo {
+function machineInfo(): MachineInfo {
   return {
     cpus: availableParallelism(),
     cpuModel: cpus()[0]?.model ?? 'unknown',
@@ -52,7 +52,7 @@ export function machineInfo(): MachineInfo {
 }
 
 /** The current commit (read-only git), with "+dirty" when the tree has changes. */
-export function gitCommit(): string | null {
+function gitCommit(): string | null {
   try {
     const head = Bun.spawnSync(['git', 'rev-parse', 'HEAD'], { cwd: ROOT, stdout: 'pipe', stderr: 'ignore' });
     if (head.exitCode !== 0) return null;
@@ -104,9 +104,15 @@ export function printTable(
   for (const row of notes) out(`  * ${row.metric}: ${row.note}`);
 }
 
-/** The fields every bench's results open with: which bench, when, at what commit, on what machine. */
-export function resultsHeader(bench: string): Pick<BenchResults, 'bench' | 'timestamp' | 'commit' | 'machine'> {
-  return { bench, timestamp: new Date().toISOString(), commit: gitCommit(), machine: machineInfo() };
+/**
+ * The fields every bench's results open with: which bench, when, at what commit, on what
+ * machine (with `tools`, e.g. the wrk version, added to the machine's description).
+ */
+export function resultsHeader(
+  bench: string,
+  tools: Record<string, unknown> = {},
+): Pick<BenchResults, 'bench' | 'timestamp' | 'commit' | 'machine'> {
+  return { bench, timestamp: new Date().toISOString(), commit: gitCommit(), machine: { ...machineInfo(), ...tools } };
 }
 
 export function writeResults(name: string, results: unknown): string {
