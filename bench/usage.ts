@@ -285,8 +285,9 @@ export async function run(): Promise<BenchResults> {
         metric: `GET /v1/usage p50, the whole year (${YEAR_DAYS} days × 12 × 50)`,
         value: round1(latency.year.p50),
         unit: 'ms',
-        target: `≤ ${TARGETS.usageP50Ms}`,
-        pass: latency.year.p50 <= TARGETS.usageP50Ms,
+        // Reported, not targeted: the 20 ms is for the default range (docs/decisions.md, "Usage analytics").
+        target: '',
+        pass: null,
         note: `${latency.year.rows.toLocaleString('en-US')} rows, ${(latency.year.bytes / 1024 / 1024).toFixed(1)} MB of JSON; p90 ${latency.year.p90.toFixed(1)} ms`,
       },
     ];
