@@ -13,8 +13,10 @@ export interface ServerConfig {
   jwtSecret: string | null;
   /** postgres://… selects PostgreSQL as the shared store; null keeps SQLite in the data directory. */
   databaseUrl: string | null;
-  /** Connections to PostgreSQL this server keeps open at most (docs/scaling.md, "Pool size"). */
+  /** Connections to PostgreSQL this server keeps open at most for all but the widget's lookups (docs/scaling.md). */
   databasePool: number;
+  /** Connections to PostgreSQL for the widget's key lookups alone (docs/scaling.md). */
+  databaseWidgetPool: number;
   /** CALC_WEBHOOK_KEY (32 bytes, base64 or hex); otherwise generated into the data directory. */
   webhookKey: Uint8Array | null;
   jwtLifetimeSeconds: number;
@@ -58,6 +60,7 @@ export interface ServeFlags {
   'regenerate-secrets'?: boolean;
   'database-url'?: string;
   'database-pool'?: number;
+  'database-widget-pool'?: number;
 }
 
 export interface RateSettings {
@@ -79,6 +82,7 @@ const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 8;
 
 /** Measured on the widget load path: docs/performance.md, "Pool size and prepared statements". */
 export const DEFAULT_DATABASE_POOL = 4;
+export const DEFAULT_WIDGET_POOL = 2;
 const MAX_DATABASE_POOL = 1000;
 
 const DEFAULT_QUOTAS: Readonly<Record<Plan, number>> = { free: 1_000, base: 100_000, extra: 1_000_000 };
@@ -107,6 +111,12 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
     databasePool: integer(
       'database-pool',
       flags['database-pool'] ?? env.CALC_DATABASE_POOL ?? DEFAULT_DATABASE_POOL,
+      1,
+      MAX_DATABASE_POOL,
+    ),
+    databaseWidgetPool: integer(
+      'database-widget-pool',
+      flags['database-widget-pool'] ?? env.CALC_DATABASE_WIDGET_POOL ?? DEFAULT_WIDGET_POOL,
       1,
       MAX_DATABASE_POOL,
     ),

@@ -49,7 +49,7 @@ export async function startServer(config: ServerConfig, logger: Logger = createL
     // With a database URL the data directory still holds this server's lock and the
     // counts a failed shutdown could not write; the rows live in PostgreSQL.
     database = config.databaseUrl
-      ? await openPostgres(config.databaseUrl, { pool: config.databasePool })
+      ? await openPostgres(config.databaseUrl, { pool: config.databasePool, widgetPool: config.databaseWidgetPool })
       : openDatabase(config.dataDir);
     return await serve(config, logger, database, lock);
   } catch (error) {

@@ -33,7 +33,12 @@ export default class Serve extends BaseCommand {
     }),
     'database-pool': Flags.integer({
       description:
-        'connections to PostgreSQL this server keeps open at most; see docs/scaling.md [env: CALC_DATABASE_POOL] (default: 4)',
+        'connections to PostgreSQL this server keeps open at most, besides the widget pool; see docs/scaling.md [env: CALC_DATABASE_POOL] (default: 4)',
+      min: 1,
+    }),
+    'database-widget-pool': Flags.integer({
+      description:
+        "connections to PostgreSQL for the widget's key lookups alone; see docs/scaling.md [env: CALC_DATABASE_WIDGET_POOL] (default: 2)",
       min: 1,
     }),
     'public-url': Flags.string({

@@ -32,9 +32,9 @@ export function storesOf(backend: Backend) {
       signingSecrets: createSigningSecretsStore(db),
     };
   }
-  const { db } = backend;
+  const { db, widget } = backend;
   return {
-    accounts: guarded(createPgAccountsStore(db)),
+    accounts: guarded(createPgAccountsStore(db, widget)),
     domains: guarded(createPgDomainsStore(db)),
     usage: guarded(createPgUsageStore(db)),
     configs: guarded(createPgWidgetConfigStore(db)),

@@ -38,7 +38,7 @@ export async function freshStores(dialect: Dialect, pg: () => ThrowawayPostgres)
   }
   const opened = await openPostgres(await pg().createDatabase());
   return {
-    accounts: createPgAccountsStore(opened.db),
+    accounts: createPgAccountsStore(opened.db, opened.widget),
     domains: createPgDomainsStore(opened.db),
     usage: createPgUsageStore(opened.db),
     configs: createPgWidgetConfigStore(opened.db),

@@ -2,13 +2,19 @@ import { SQL } from 'bun';
 import { drizzle, type BunSQLDatabase } from 'drizzle-orm/bun-sql';
 import type { MigrationMeta } from 'drizzle-orm/migrator';
 import { readEmbeddedPostgresMigrations } from './migrations.macro.ts' with { type: 'macro' };
-import { DEFAULT_DATABASE_POOL } from '../../config.ts';
+import { DEFAULT_DATABASE_POOL, DEFAULT_WIDGET_POOL } from '../../config.ts';
 import * as schema from './schema.ts';
 
 export type PgDb = BunSQLDatabase<typeof schema> & { $client: SQL };
 
 export interface OpenPostgres {
   db: PgDb;
+  /**
+   * The widget's key lookups run on a pool of their own: nothing else waits there (no
+   * transaction, no lock wait, no slow report), and its few connections carry many
+   * queued lookups per write (docs/performance.md, "Pool size and prepared statements").
+   */
+  widget: SQL;
   /** Throws unless the last ping (one a second) answered within its time. */
   assertReachable(): void;
   close(): Promise<void>;
@@ -25,8 +31,10 @@ const PING_TIMEOUT_MS = 1500;
 const MIGRATION_LOCK = 0x63616c63; // "calc"
 
 export interface PostgresOptions {
-  /** Connections kept open at most (`calc serve --database-pool`). */
+  /** Connections kept open at most for everything but the widget's lookups (`--database-pool`). */
   pool?: number;
+  /** Connections kept open at most for the widget's lookups (`--database-widget-pool`). */
+  widgetPool?: number;
   migrations?: MigrationMeta[];
 }
 
@@ -37,27 +45,32 @@ export interface PostgresOptions {
  * client as they are.
  */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<OpenPostgres> {
-  const { pool = DEFAULT_DATABASE_POOL, migrations = readEmbeddedPostgresMigrations() } = options;
-  const client = new SQL({ url, max: pool, connectionTimeout: 5, idleTimeout: 60 });
+  const { migrations = readEmbeddedPostgresMigrations() } = options;
+  const client = clientFor(url, options.pool ?? DEFAULT_DATABASE_POOL);
   try {
     await migrateLocked(client, migrations);
   } catch (error) {
     await client.close();
     throw error;
   }
-  return watched(client);
+  return watched(client, clientFor(url, options.widgetPool ?? DEFAULT_WIDGET_POOL));
 }
 
 /**
  * Connects to an already migrated database (the client connects on first use), for
  * callers that cannot wait: tests that clone a migrated template.
  */
-export function connectPostgres(url: string, pool = DEFAULT_DATABASE_POOL): OpenPostgres {
-  return watched(new SQL({ url, max: pool, connectionTimeout: 5, idleTimeout: 60 }));
+export function connectPostgres(url: string): OpenPostgres {
+  return watched(clientFor(url, DEFAULT_DATABASE_POOL), clientFor(url, DEFAULT_WIDGET_POOL));
+}
+
+/** A pool of Bun's client; it connects on first use. */
+function clientFor(url: string, max: number): SQL {
+  return new SQL({ url, max, connectionTimeout: 5, idleTimeout: 60 });
 }
 
 /** The store over `client`, with the ping that `/readyz` and the outage checks read. */
-function watched(client: SQL): OpenPostgres {
+function watched(client: SQL, widget: SQL): OpenPostgres {
   const db = drizzle({ client, schema });
   let reachable = true;
   let pinging = false;
@@ -82,12 +95,13 @@ function watched(client: SQL): OpenPostgres {
   }, PING_EVERY_MS);
   return {
     db,
+    widget,
     assertReachable() {
       if (!reachable) throw new Error('PostgreSQL does not answer');
     },
     close: async () => {
       clearInterval(ping);
-      await client.close();
+      await Promise.all([client.close(), widget.close()]);
     },
   };
 }

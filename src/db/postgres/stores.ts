@@ -4,6 +4,7 @@ import type { DomainsStore } from '../domains-store.ts';
 import type { SigningSecretsStore } from '../signing-secrets-store.ts';
 import type { UsageDeltas, UsageStore } from '../usage-store.ts';
 import type { WidgetConfigStore } from '../widget-config-store.ts';
+import type { SQL } from 'bun';
 import type { PgDb } from './client.ts';
 import { accounts, domains, signingSecrets, usage, usageDaily, webhookDaily, widgetConfigs } from './schema.ts';
 
@@ -27,8 +28,16 @@ function accountOf(raw: RawAccount): AccountRow {
   return { ...raw, tokensValidAfter: Number(raw.tokensValidAfter) };
 }
 
-export function createPgAccountsStore(db: PgDb): AccountsStore {
-  const client = db.$client;
+function lookupOf([raw]: (RawAccount & { domainStatus: WidgetLookup['domainStatus'] | null })[]):
+  | WidgetLookup
+  | undefined {
+  if (!raw) return undefined;
+  const { domainStatus, ...account } = raw;
+  return { account: accountOf(account), domainStatus: domainStatus ?? undefined };
+}
+
+/** `client` is the pool the widget's key lookups run on (`OpenPostgres.widget`). */
+export function createPgAccountsStore(db: PgDb, client: SQL = db.$client): AccountsStore {
   // Behind every widget call, so straight through Bun's client: drizzle's execute adds
   // several promise layers and a row mapping per call (docs/performance.md, "Where the time
   // goes on PostgreSQL"). Bun prepares each statement once per connection.
@@ -40,18 +49,10 @@ export function createPgAccountsStore(db: PgDb): AccountsStore {
          FROM domains d WHERE d.account_id = accounts.id AND d.origin = ANY($2::text[])) AS "domainStatus"
     FROM accounts WHERE api_key = $1`;
   return {
-    findByApiKey: async (apiKey) => {
-      const [raw] = (await client.unsafe(byApiKey, [apiKey])) as RawAccount[];
-      return raw && accountOf(raw);
-    },
-    widgetLookup: async (apiKey, origins) => {
-      const [raw] = (await client.unsafe(forWidget, [apiKey, origins])) as (RawAccount & {
-        domainStatus: WidgetLookup['domainStatus'] | null;
-      })[];
-      if (!raw) return undefined;
-      const { domainStatus, ...account } = raw;
-      return { account: accountOf(account), domainStatus: domainStatus ?? undefined };
-    },
+    findByApiKey: (apiKey) =>
+      client.unsafe(byApiKey, [apiKey]).then(([raw]: RawAccount[]) => (raw ? accountOf(raw) : undefined)),
+    // No async wrapper: each one is another promise and tick on every load.
+    widgetLookup: (apiKey, origins) => client.unsafe(forWidget, [apiKey, origins]).then(lookupOf),
     findById: async (id) => (await db.select().from(accounts).where(eq(accounts.id, id)))[0],
     findByEmail: async (email) => (await db.select().from(accounts).where(eq(accounts.email, email)))[0],
     insert: async (row) =>

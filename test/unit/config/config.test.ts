@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { ConfigError, DEFAULT_DATABASE_POOL, loadServerConfig } from '../../../src/config.ts';
+import { ConfigError, DEFAULT_DATABASE_POOL, DEFAULT_WIDGET_POOL, loadServerConfig } from '../../../src/config.ts';
 
 describe('server settings', () => {
   test('defaults', () => {
@@ -28,13 +28,19 @@ describe('server settings', () => {
     expect(loadServerConfig({ 'regenerate-secrets': true }, {}).regenerateSecrets).toBe(true);
   });
 
-  test('PostgreSQL pool size: --database-pool over CALC_DATABASE_POOL, the measured default, at least 1', () => {
+  test('PostgreSQL pool sizes: flags over variables, the measured defaults, at least 1', () => {
     expect(loadServerConfig({}, {}).databasePool).toBe(DEFAULT_DATABASE_POOL);
     expect(loadServerConfig({}, { CALC_DATABASE_POOL: '16' }).databasePool).toBe(16);
     expect(loadServerConfig({ 'database-pool': 3 }, { CALC_DATABASE_POOL: '16' }).databasePool).toBe(3);
     for (const bad of ['0', '-2', 'many', '1.5', '1001']) {
       expect(() => loadServerConfig({}, { CALC_DATABASE_POOL: bad })).toThrow(ConfigError);
+      expect(() => loadServerConfig({}, { CALC_DATABASE_WIDGET_POOL: bad })).toThrow(ConfigError);
     }
+    expect(loadServerConfig({}, {}).databaseWidgetPool).toBe(DEFAULT_WIDGET_POOL);
+    expect(loadServerConfig({}, { CALC_DATABASE_WIDGET_POOL: '3' }).databaseWidgetPool).toBe(3);
+    expect(loadServerConfig({ 'database-widget-pool': 1 }, { CALC_DATABASE_WIDGET_POOL: '3' }).databaseWidgetPool).toBe(
+      1,
+    );
   });
 
   test('webhook calls in flight: 512, or fewer when Bun runs fewer HTTP requests at once', () => {

@@ -78,27 +78,3 @@ test('every SQLite table exists in PostgreSQL with the same columns', async () =
   expect(loginFailures).toEqual(['ends_at', 'failures', 'key']);
   expect(shared).toEqual(sqliteColumns());
 }, 60_000);
-
-test('the pool size caps the connections a server opens, however many queries wait', async () => {
-  const url = await pg().createDatabase();
-  const connections = async () => {
-    const admin = new SQL({ url, max: 1 });
-    try {
-      const [row] = await admin`SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid()`;
-      return (row as { n: number }).n;
-    } finally {
-      await admin.close();
-    }
-  };
-  for (const pool of [2, 5]) {
-    const opened = await openPostgres(url, { pool });
-    try {
-      // Each query holds its connection for a while, so waiting ones need another.
-      await Promise.all(Array.from({ length: 12 }, () => opened.db.$client`SELECT pg_sleep(0.05)`));
-      expect(await connections()).toBe(pool);
-    } finally {
-      await opened.close();
-    }
-  }
-}, 30_000);
