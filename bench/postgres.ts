@@ -3,24 +3,25 @@
  * one account from a SQLite data directory and, at the same time, another from a
  * throwaway PostgreSQL on this machine. wrk (32 connections) loads each in turn, the
  * order alternating per pair, after waiting for a quiet machine; each pair gives one
- * throughput ratio. Reported: throughput of each, the median ratio (target ≥ 0.5), p99 on
+ * throughput ratio; the medians are taken over the least disturbed half of the pairs (by
+ * the CPU other processes used meanwhile). Reported: throughput of each, the median ratio (target ≥ 0.5), p99 on
  * PostgreSQL (target ≤ 5 ms), and where the time goes: calc's CPU per load (user and
  * kernel) and the PostgreSQL backends' CPU per load. The PostgreSQL server is not pinned:
  * its CPU competes with calc's, as on a one-machine install.
  *
- * Then the sweep: pool sizes × statement preparation on or off (`?prepare=false` in the
- * URL), and the default pool over the Unix socket (`?path=`), each a fresh server paired
- * with SQLite runs the same way.
+ * Then the sweep: sizes of the widget's pool (`--database-widget-pool`) × statement
+ * preparation on or off (`?prepare=false` in the URL), and the default over the Unix
+ * socket (`?path=`), each a fresh server paired with SQLite runs the same way.
  *
  * Runs on its own (`bun bench/postgres.ts`) or from bench/run.ts. Writes
  * bench/results/postgres.json. Tunables (env): BENCH_PG_SECONDS (default 5),
- * BENCH_PG_ROUNDS (default 4), BENCH_PG_SWEEP=0 skips the sweep, BENCH_PG_SWEEP_SECONDS
+ * BENCH_PG_ROUNDS (default 8), BENCH_PG_SWEEP=0 skips the sweep, BENCH_PG_SWEEP_SECONDS
  * (default 3), BENCH_PG_SWEEP_ROUNDS (default 2).
  */
 import { SQL } from 'bun';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_DATABASE_POOL } from '../src/config.ts';
+import { DEFAULT_WIDGET_POOL } from '../src/config.ts';
 import { startPostgres, type ThrowawayPostgres } from '../test/helpers/postgres.ts';
 import { api, ORIGIN, widgetBody } from './lib/api.ts';
 import { cpuSecondsOf, cpuSplitOf, waitForQuiet, withChildren } from './lib/proc-stats.ts';
@@ -34,12 +35,14 @@ import {
   type BenchResults,
   type Row,
 } from './lib/report.ts';
-import { round1, round2 } from './lib/sampling.ts';
+import { leastDisturbed, MAX_INTERFERENCE, round1, round2 } from './lib/sampling.ts';
 import { CONNECTIONS, wrk, wrkScript, type WrkResult } from './lib/wrk.ts';
 
 const env = process.env;
 const SECONDS = Math.max(1, Number(env.BENCH_PG_SECONDS ?? 5));
-const ROUNDS = Math.max(1, Number(env.BENCH_PG_ROUNDS ?? 4));
+const ROUNDS = Math.max(1, Number(env.BENCH_PG_ROUNDS ?? 8));
+/** The medians are taken over this many of the least disturbed pairs. */
+const KEEP = Math.ceil(ROUNDS / 2);
 const SWEEP = env.BENCH_PG_SWEEP !== '0';
 const SWEEP_SECONDS = Math.max(1, Number(env.BENCH_PG_SWEEP_SECONDS ?? 3));
 const SWEEP_ROUNDS = Math.max(1, Number(env.BENCH_PG_SWEEP_ROUNDS ?? 2));
@@ -52,7 +55,8 @@ const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 5;
 
 interface Setting {
-  pool: number;
+  /** `--database-widget-pool`: the connections the widget's lookups run on. */
+  widgetPool: number;
   prepare: boolean;
   /** Connect over the cluster's Unix socket instead of TCP on 127.0.0.1. */
   socket: boolean;
@@ -70,6 +74,8 @@ interface Pair {
   sqlite: Measured;
   postgres: Measured;
   ratio: number;
+  /** Cores other processes used during the pair's more disturbed run. */
+  interference: number;
 }
 
 interface Summary {
@@ -79,6 +85,8 @@ interface Summary {
   p99Ms: number;
   calcUs: number;
   postgresUs: number;
+  /** Indexes of the pairs the medians are taken over: the least disturbed ones. */
+  kept: number[];
   pairs: Pair[];
 }
 
@@ -88,10 +96,11 @@ export interface PostgresResults extends BenchResults {
 }
 
 const describe = (s: Setting) =>
-  `pool ${s.pool}, ${s.prepare ? 'prepared' : 'unprepared'}${s.socket ? ', Unix socket' : ''}`;
+  `widget pool ${s.widgetPool}, ${s.prepare ? 'prepared' : 'unprepared'}${s.socket ? ', Unix socket' : ''}`;
 
-function summarise(setting: Setting, pairs: Pair[]): Summary {
-  const of = (pick: (p: Pair) => number) => median(pairs.map(pick));
+function summarise(setting: Setting, pairs: Pair[], keep: number): Summary {
+  const kept = leastDisturbed(pairs, keep);
+  const of = (pick: (p: Pair) => number) => median(kept.map((i) => pick(pairs[i] as Pair)));
   return {
     setting,
     ratio: round2(of((p) => p.ratio)),
@@ -99,6 +108,7 @@ function summarise(setting: Setting, pairs: Pair[]): Summary {
     p99Ms: round2(of((p) => p.postgres.p99Ms)),
     calcUs: round1(of((p) => p.postgres.calcUserUs + p.postgres.calcKernelUs)),
     postgresUs: round1(of((p) => p.postgres.postgresUs)),
+    kept,
     pairs,
   };
 }
@@ -165,7 +175,7 @@ export function run(): Promise<PostgresResults> {
           ...(setting.prepare ? [] : ['prepare=false']),
           ...(setting.socket ? [`path=${encodeURIComponent(socketDir)}`] : []),
         ];
-        return serve(['--database-pool', String(setting.pool)], {
+        return serve(['--database-widget-pool', String(setting.widgetPool)], {
           CALC_DATABASE_URL: params.length === 0 ? databaseUrl : `${databaseUrl}?${params.join('&')}`,
           CALC_JWT_SECRET: 'bench-jwt-secret-0123456789-0123456789',
           CALC_WEBHOOK_KEY: 'ab'.repeat(32),
@@ -221,32 +231,39 @@ export function run(): Promise<PostgresResults> {
             p = await measure(server, script, seconds);
             s = await measure(sqlite, sqliteScript, seconds);
           }
-          out.push({ sqlite: s, postgres: p, ratio: p.requestsPerSec / s.requestsPerSec });
+          out.push({
+            sqlite: s,
+            postgres: p,
+            ratio: p.requestsPerSec / s.requestsPerSec,
+            interference: Math.max(s.interferenceCores ?? 0, p.interferenceCores ?? 0),
+          });
           progress(
-            `postgres: ${label} ${round + 1}/${rounds}: SQLite ${Math.round(s.requestsPerSec)} req/s, PostgreSQL ${Math.round(p.requestsPerSec)} req/s (${round2(p.requestsPerSec / s.requestsPerSec)}×), p99 ${p.p99Ms} ms`,
+            `postgres: ${label} ${round + 1}/${rounds}: SQLite ${Math.round(s.requestsPerSec)} req/s, PostgreSQL ${Math.round(p.requestsPerSec)} req/s (${round2(p.requestsPerSec / s.requestsPerSec)}×), p99 ${s.p99Ms} / ${p.p99Ms} ms, others used ${out.at(-1)?.interference} cores`,
           );
         }
         return out;
       };
 
-      const defaults: Setting = { pool: DEFAULT_DATABASE_POOL, prepare: true, socket: false };
+      const defaults: Setting = { widgetPool: DEFAULT_WIDGET_POOL, prepare: true, socket: false };
       const main = await servePostgres(defaults);
       const postgresScript = await scriptFor(main, 'postgres');
       const headlinePairs = await pairs(main, postgresScript, ROUNDS, SECONDS, 'default');
       await stop(main);
+      const summary = summarise(defaults, headlinePairs, KEEP);
+      const keptPairs = summary.kept.map((i) => headlinePairs[i] as Pair);
       const headline = {
-        ...summarise(defaults, headlinePairs),
-        sqliteRps: Math.round(median(headlinePairs.map((p) => p.sqlite.requestsPerSec))),
-        sqliteP99Ms: round2(median(headlinePairs.map((p) => p.sqlite.p99Ms))),
-        sqliteCalcUs: round1(median(headlinePairs.map((p) => p.sqlite.calcUserUs + p.sqlite.calcKernelUs))),
+        ...summary,
+        sqliteRps: Math.round(median(keptPairs.map((p) => p.sqlite.requestsPerSec))),
+        sqliteP99Ms: round2(median(keptPairs.map((p) => p.sqlite.p99Ms))),
+        sqliteCalcUs: round1(median(keptPairs.map((p) => p.sqlite.calcUserUs + p.sqlite.calcKernelUs))),
       };
 
       const sweep: Summary[] = [];
       if (SWEEP) {
         const settings: Setting[] = [
-          ...POOLS.flatMap((pool) => [
-            { pool, prepare: true, socket: false },
-            { pool, prepare: false, socket: false },
+          ...POOLS.flatMap((widgetPool) => [
+            { widgetPool, prepare: true, socket: false },
+            { widgetPool, prepare: false, socket: false },
           ]),
           { ...defaults, socket: true },
         ];
@@ -254,13 +271,18 @@ export function run(): Promise<PostgresResults> {
           // Every server on the one database: the account made above serves them all.
           const server = await servePostgres(setting);
           sweep.push(
-            summarise(setting, await pairs(server, postgresScript, SWEEP_ROUNDS, SWEEP_SECONDS, describe(setting))),
+            summarise(
+              setting,
+              await pairs(server, postgresScript, SWEEP_ROUNDS, SWEEP_SECONDS, describe(setting)),
+              SWEEP_ROUNDS,
+            ),
           );
           await stop(server);
         }
       }
 
-      const method = `median of ${ROUNDS} pairs of ${SECONDS} s runs at ${CONNECTIONS} connections, order alternating`;
+      const noisy = keptPairs.filter((p) => p.interference > MAX_INTERFERENCE).length;
+      const method = `median of the ${KEEP} least disturbed of ${ROUNDS} pairs of ${SECONDS} s runs at ${CONNECTIONS} connections, order alternating; ${noisy} of them with other processes above ${MAX_INTERFERENCE} cores`;
       const rows: Row[] = [
         { metric: 'widget load, SQLite', value: headline.sqliteRps, unit: 'req/s', target: '', pass: null },
         {
