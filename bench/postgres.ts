@@ -16,7 +16,7 @@
  * Runs on its own (`bun bench/postgres.ts`) or from bench/run.ts. Writes
  * bench/results/postgres.json. Tunables (env): BENCH_PG_SECONDS (default 5),
  * BENCH_PG_ROUNDS (default 8), BENCH_PG_SWEEP=0 skips the sweep, BENCH_PG_SWEEP_SECONDS
- * (default 3), BENCH_PG_SWEEP_ROUNDS (default 2).
+ * (default 3), BENCH_PG_SWEEP_ROUNDS (default 3, the least disturbed two thirds kept).
  */
 import { SQL } from 'bun';
 import { readFileSync } from 'node:fs';
@@ -45,7 +45,8 @@ const ROUNDS = Math.max(1, Number(env.BENCH_PG_ROUNDS ?? 8));
 const KEEP = Math.ceil(ROUNDS / 2);
 const SWEEP = env.BENCH_PG_SWEEP !== '0';
 const SWEEP_SECONDS = Math.max(1, Number(env.BENCH_PG_SWEEP_SECONDS ?? 3));
-const SWEEP_ROUNDS = Math.max(1, Number(env.BENCH_PG_SWEEP_ROUNDS ?? 2));
+const SWEEP_ROUNDS = Math.max(1, Number(env.BENCH_PG_SWEEP_ROUNDS ?? 3));
+const SWEEP_KEEP = Math.ceil((SWEEP_ROUNDS * 2) / 3);
 const POOLS = [1, 2, 4, 8, 16, 32];
 /** Before each pair: wait at most this long for a quiet machine. */
 const QUIET_WAIT_MS = 3000;
@@ -274,7 +275,7 @@ export function run(): Promise<PostgresResults> {
             summarise(
               setting,
               await pairs(server, postgresScript, SWEEP_ROUNDS, SWEEP_SECONDS, describe(setting)),
-              SWEEP_ROUNDS,
+              SWEEP_KEEP,
             ),
           );
           await stop(server);
@@ -318,7 +319,7 @@ export function run(): Promise<PostgresResults> {
             unit: '×',
             target: '',
             pass: null,
-            note: `${s.postgresRps} req/s, p99 ${s.p99Ms} ms, calc ${s.calcUs} µs/load, PostgreSQL ${s.postgresUs} µs/load (median of ${SWEEP_ROUNDS} pairs of ${SWEEP_SECONDS} s)`,
+            note: `${s.postgresRps} req/s, p99 ${s.p99Ms} ms, calc ${s.calcUs} µs/load, PostgreSQL ${s.postgresUs} µs/load (median of the ${SWEEP_KEEP} least disturbed of ${SWEEP_ROUNDS} pairs of ${SWEEP_SECONDS} s)`,
           }),
         ),
       ];
