@@ -1,4 +1,4 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { widgetConfigs } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
@@ -51,6 +51,7 @@ export function createWidgetConfigStore(db: Db) {
     /**
      * Writes fetch outcomes in one transaction, each only over an older one (by `at`, an
      * ISO-8601 UTC time): servers sharing a database flush in any order, the newest stays.
+     * Never one older than the webhook's last save: it was about the webhook before.
      */
     saveStatuses: async (statuses: StatusWrite[]): Promise<void> => {
       if (statuses.length === 0) return;
@@ -63,6 +64,7 @@ export function createWidgetConfigStore(db: Db) {
                 and(
                   eq(widgetConfigs.accountId, s.accountId),
                   eq(widgetConfigs.calcId, s.calcId),
+                  lte(widgetConfigs.updatedAt, s.at),
                   or(
                     isNull(widgetConfigs.webhookStatus),
                     sql`json_extract(${widgetConfigs.webhookStatus}, '$.at') < ${s.at}`,

@@ -1,4 +1,4 @@
-import { and, asc, between, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, between, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../accounts-store.ts';
 import type { DomainsStore } from '../domains-store.ts';
 import type { SigningSecretsStore } from '../signing-secrets-store.ts';
@@ -285,6 +285,8 @@ export function createPgWidgetConfigStore(db: PgDb): WidgetConfigStore {
               and(
                 eq(widgetConfigs.accountId, s.accountId),
                 eq(widgetConfigs.calcId, s.calcId),
+                // Not about an earlier webhook: both times are ISO-8601 UTC text.
+                lte(widgetConfigs.updatedAt, s.at),
                 // Only over an older outcome: another server may have stored a newer one.
                 or(
                   isNull(widgetConfigs.webhookStatus),

@@ -31,7 +31,7 @@ export async function readConfig(deps: ConfigDeps, accountId: string, calcId: st
   const row = await deps.configs.find(accountId, calcId);
   // An outcome belongs to a webhook: with none configured there is nothing to report.
   if (!row?.webhookUrl) return { calcId, config: {}, webhookStatus: null };
-  const webhookStatus = deps.statusLog.get(accountId, calcId, row.webhookStatus);
+  const webhookStatus = deps.statusLog.get(accountId, calcId, row.webhookStatus, row.updatedAt);
   const names = row.webhookHeaders ? Object.keys(storedHeaders(deps, accountId, calcId, row.webhookHeaders)) : [];
   return {
     calcId,

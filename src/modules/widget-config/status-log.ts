@@ -28,10 +28,12 @@ export function createStatusLog(store: WidgetConfigStore) {
 
     /**
      * The newest outcome (by `at`) of the one in memory and the one stored: servers that
-     * share a database each keep their own, and another one's may be newer.
+     * share a database each keep their own, and another one's may be newer. One older than
+     * the webhook's last save (`savedAt`, maybe on another server) was about the one before.
      */
-    get(accountId: string, calcId: string, stored: string | null | undefined): WebhookStatus | null {
-      const inMemory = latest.get(key(accountId, calcId)) ?? null;
+    get(accountId: string, calcId: string, stored: string | null | undefined, savedAt: string): WebhookStatus | null {
+      const held = latest.get(key(accountId, calcId));
+      const inMemory = held && held.at >= savedAt ? held : null;
       const saved = parseStatus(stored);
       if (!inMemory || !saved) return inMemory ?? saved;
       return Date.parse(saved.at) > Date.parse(inMemory.at) ? saved : inMemory;

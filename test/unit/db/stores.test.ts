@@ -4,6 +4,8 @@ import { DIALECTS, freshStores } from '../../helpers/store-dialects.ts';
 import { usePostgres } from '../../helpers/postgres.ts';
 
 const cluster = usePostgres();
+/** When the webhook of the config tests was saved: before each outcome they write. */
+const SAVED_AT = '2026-11-25T09:00:00.000Z';
 
 const account = (id: string) => ({
   id,
@@ -162,7 +164,7 @@ for (const dialect of DIALECTS) {
           calcId: 'bmi',
           webhookUrl: 'https://hook.example/',
           webhookHeaders: 'v1.sealed',
-          updatedAt: 't1',
+          updatedAt: SAVED_AT,
         });
         const status = (at: string, outcome: string) => ({
           accountId: 'a1',
@@ -177,13 +179,25 @@ for (const dialect of DIALECTS) {
           webhookUrl: 'https://hook.example/',
           webhookHeaders: 'v1.sealed',
           webhookStatus: '{"at":"2026-11-25T10:00:00.000Z","outcome":"ok"}',
-          updatedAt: 't1',
+          updatedAt: SAVED_AT,
         });
         // Servers flush in any order: an older outcome never replaces a newer one.
         await s.configs.saveStatuses([status('2026-11-25T09:59:59.999Z', 'timeout')]);
         expect(JSON.parse(String((await s.configs.find('a1', 'bmi'))?.webhookStatus)).outcome).toBe('ok');
         await s.configs.saveStatuses([status('2026-11-25T10:00:00.001Z', 'http_error')]);
         expect(JSON.parse(String((await s.configs.find('a1', 'bmi'))?.webhookStatus)).outcome).toBe('http_error');
+        // Saved anew: an outcome from before that (another server's, flushed late) is not written.
+        await s.configs.saveWebhook({
+          accountId: 'a1',
+          calcId: 'bmi',
+          webhookUrl: 'https://hook.example/v2',
+          webhookHeaders: null,
+          updatedAt: '2026-11-25T10:00:05.000Z',
+        });
+        await s.configs.saveStatuses([status('2026-11-25T10:00:04.000Z', 'ok')]);
+        expect((await s.configs.find('a1', 'bmi'))?.webhookStatus).toBeNull();
+        await s.configs.saveStatuses([status('2026-11-25T10:00:06.000Z', 'timeout')]);
+        expect(JSON.parse(String((await s.configs.find('a1', 'bmi'))?.webhookStatus)).outcome).toBe('timeout');
         expect(await s.signingSecrets.accountsWithout(10)).toEqual(['a1', 'a22']);
         expect(await s.signingSecrets.insertFirst({ accountId: 'a1', secret: 's1', createdAt: 't' })).toBe(true);
         expect(await s.signingSecrets.insertFirst({ accountId: 'a1', secret: 's2', createdAt: 't' })).toBe(false);
