@@ -66,7 +66,8 @@ export function authoriseWidget(
 ): AuthorisedWidget | Promise<AuthorisedWidget> {
   const origin = pageOrigin(request.domain);
   if (!request.apiKey.startsWith('pk_')) throw invalidApiKey();
-  // One read answers both the key and the domain checks; they are still judged in order.
+  // One store call answers both the key and the domain checks (one query on PostgreSQL);
+  // they are still judged in order.
   const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin));
   return found instanceof Promise
     ? found.then((lookup) => judge(lookup, request, origin, originHeader))
