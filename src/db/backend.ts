@@ -36,7 +36,9 @@ export function storesOf(backend: Backend) {
   return {
     accounts: guarded(createPgAccountsStore(db, widget)),
     domains: guarded(createPgDomainsStore(db)),
-    usage: guarded(createPgUsageStore(db)),
+    // A flush adds counts: given up on while PostgreSQL still commits it, its counts would be
+    // pending again and added twice. It is waited for (a dead connection still fails it).
+    usage: guarded(createPgUsageStore(db), { unbounded: ['addAll'] }),
     configs: guarded(createPgWidgetConfigStore(db)),
     signingSecrets: guarded(createPgSigningSecretsStore(db)),
   };
@@ -53,7 +55,7 @@ export function loginLimiterOf(backend: Backend, now: () => number): LoginLimite
 
 /** A request waits at most this long for PostgreSQL before it answers 503 `not_ready`. */
 const QUERY_DEADLINE_MS = 1500;
-/** How often calls past their deadline are looked for: a call gives up at most this much late. */
+/** How often calls past their deadline are looked for: a call gives up at most this much early. */
 const SWEEP_MS = 100;
 
 // Connection failures (Bun's client codes, errno names, SQLSTATE class 08 and
@@ -131,14 +133,26 @@ function deadlines() {
  * the operator's to fix, and clients may retry.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any method signature
-function guarded<T extends { [K in keyof T]: (...args: any[]) => unknown }>(store: T): T {
+function guarded<T extends { [K in keyof T]: (...args: any[]) => unknown }>(
+  store: T,
+  options: { unbounded?: (keyof T & string)[] } = {},
+): T {
   const { run } = deadlines();
   const wrapped: Record<string, unknown> = {};
   // biome-ignore lint/suspicious/noExplicitAny: any method signature
   for (const [name, method] of Object.entries<(...args: any[]) => unknown>(store)) {
-    wrapped[name] = (...args: unknown[]) => run(method(...args));
+    wrapped[name] = options.unbounded?.includes(name as keyof T & string)
+      ? (...args: unknown[]) => outagesAnswered(method(...args))
+      : (...args: unknown[]) => run(method(...args));
   }
   return wrapped as T;
+}
+
+/** The call's own outcome, with a lost connection answered as 503 `not_ready`. */
+function outagesAnswered<T>(work: T | Promise<T>): Promise<T> {
+  return Promise.resolve(work).catch((error: unknown) => {
+    throw error instanceof AppError || !isOutage(error) ? error : unavailable();
+  });
 }
 
 /** What `/readyz` checks: a read, and a write (SQLite) or the pinged connection (PostgreSQL). */
