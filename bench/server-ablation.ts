@@ -13,6 +13,7 @@
  *                conventions' headers and error envelope, no log line
  *   +log         the same with the real logger (one JSON line per request, batched)
  *   app          createApp (src/app.ts) itself, listening through Elysia, real logger
+ *   app0         the same with the per-client widget limit off (both limits 0)
  *   exe          the compiled executable (`calc serve`, built from this tree), as
  *                bench/server.ts runs it
  *
@@ -31,7 +32,7 @@ import { progress, ROOT } from './lib/report.ts';
 import { median, round1 } from './lib/sampling.ts';
 import { wrk, wrkScript } from './lib/wrk.ts';
 
-const VARIANTS = ['raw', 'raw-exe', 'raw+log', 'native', '+log', 'app', 'exe'] as const;
+const VARIANTS = ['raw', 'raw-exe', 'raw+log', 'native', '+log', 'app', 'app0', 'exe'] as const;
 type Variant = (typeof VARIANTS)[number];
 const API_KEY = 'pk_ablationablationablation0';
 const ORIGIN = 'https://shop.example';
@@ -61,14 +62,20 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
   const { loadServerConfig } = await import('../src/config.ts');
 
   const config = loadServerConfig(
-    { data: dataDir, port: 0, 'quota-free': BIG, 'rate-widget-per-minute': BIG, 'rate-widget-per-day': BIG },
+    {
+      data: dataDir,
+      port: 0,
+      'quota-free': BIG,
+      'rate-widget-per-minute': variant === 'app0' ? 0 : BIG,
+      'rate-widget-per-day': variant === 'app0' ? 0 : BIG,
+    },
     {},
   );
   const database = openDatabase(config.dataDir);
   const logger = variant === 'native' ? silentLogger : createLogger();
   let port: number | undefined;
   let flush: () => Promise<void>;
-  if (variant === 'app') {
+  if (variant === 'app' || variant === 'app0') {
     const built = createApp({
       config,
       database,
