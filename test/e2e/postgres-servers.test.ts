@@ -14,6 +14,14 @@ const SECRETS = {
 };
 const ORIGIN = 'https://shop.example';
 
+/** Two compiled servers on one database, started at once, each with its own data directory. */
+function startTogether(calc: string, dir: string, env: Record<string, string>) {
+  return Promise.all([
+    startServe([calc], ['--data', join(dir, 'a')], env),
+    startServe([calc], ['--data', join(dir, 'b')], env),
+  ]);
+}
+
 test('without the shared secrets, a server with a database URL refuses to start and names them', async () => {
   const { calc, pg } = setup;
   using dir = tempDir();
@@ -33,10 +41,7 @@ test('two compiled servers on one database: both start together and share every 
   using dir = tempDir();
   const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase() };
   // Both start together on the empty database: migrations take turns under the lock.
-  const [a, b] = await Promise.all([
-    startServe([calc], ['--data', join(dir.path, 'a')], env),
-    startServe([calc], ['--data', join(dir.path, 'b')], env),
-  ]);
+  const [a, b] = await startTogether(calc, dir.path, env);
   try {
     const signup = await callJson(a.url, 'POST', '/v1/auth/signup', {
       email: 'owner@shop.example',
@@ -82,10 +87,7 @@ test('failed sign-ins are limited across servers: guesses spread over two server
   const { calc, pg } = setup;
   using dir = tempDir();
   const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase() };
-  const [a, b] = await Promise.all([
-    startServe([calc], ['--data', join(dir.path, 'a')], env),
-    startServe([calc], ['--data', join(dir.path, 'b')], env),
-  ]);
+  const [a, b] = await startTogether(calc, dir.path, env);
   try {
     const email = 'owner@shop.example';
     const password = 'correct horse battery';
@@ -124,10 +126,7 @@ test('last webhook outcomes are shared: a call through one server shows on the o
   );
   expect(created.exitCode).toBe(0);
   const { apiKey } = JSON.parse(created.stdout).account as { apiKey: string };
-  const [a, b] = await Promise.all([
-    startServe([calc], ['--data', join(dir.path, 'a')], env),
-    startServe([calc], ['--data', join(dir.path, 'b')], env),
-  ]);
+  const [a, b] = await startTogether(calc, dir.path, env);
   try {
     const login = await callJson(a.url, 'POST', '/v1/auth/login', {
       email: 'owner@shop.example',
@@ -260,10 +259,7 @@ test('operator commands act on the shared database: create, set-plan (a downgrad
   const email = 'owner@shop.example';
   const created = await admin('create', '--email', email, '--plan', 'extra', '--password-stdin');
   expect(created.account.plan).toBe('extra');
-  const [a, b] = await Promise.all([
-    startServe([calc], ['--data', join(dir.path, 'a')], env),
-    startServe([calc], ['--data', join(dir.path, 'b')], env),
-  ]);
+  const [a, b] = await startTogether(calc, dir.path, env);
   try {
     const login = await callJson(b.url, 'POST', '/v1/auth/login', { email, password: 'correct horse battery' });
     expect(login.status).toBe(200);

@@ -17,6 +17,16 @@ import type { ThrowawayPostgres } from './postgres.ts';
 import { tempDir } from './temp-dir.ts';
 
 export const DIALECTS = ['sqlite', 'postgres'] as const;
+
+/** An account row as the stores take it, on the Free plan, with key `pk_<id>`. */
+export const accountRow = (id: string, createdAt = '2026-01-01T00:00:00.000Z') => ({
+  id,
+  email: `${id}@shop.example`,
+  passwordHash: 'h',
+  plan: 'free' as const,
+  apiKey: `pk_${id}`,
+  createdAt,
+});
 export type Dialect = (typeof DIALECTS)[number];
 
 /** Every store over a fresh, migrated database of one dialect; `close()` removes it. */

@@ -9,6 +9,7 @@ import { storesOf } from '../../../src/db/backend.ts';
 import { openPostgres } from '../../../src/db/postgres/client.ts';
 import { createUsageCounter } from '../../../src/usage/counter.ts';
 import { usePostgres } from '../../helpers/postgres.ts';
+import { accountRow } from '../../helpers/store-dialects.ts';
 
 const cluster = usePostgres();
 
@@ -21,14 +22,7 @@ test('a flush held up past the request deadline is written once, and its counts 
   const other = new SQL(url);
   try {
     const stores = storesOf(opened);
-    await stores.accounts.insert({
-      id: 'a1',
-      email: 'a1@shop.example',
-      passwordHash: 'h',
-      plan: 'free',
-      apiKey: 'pk_a1',
-      createdAt: '2026-11-01T00:00:00.000Z',
-    });
+    await stores.accounts.insert(accountRow('a1', '2026-11-01T00:00:00.000Z'));
     await stores.usage.addAll({ monthly: [{ accountId: 'a1', period: '2026-11', loads: 1 }], loads: [], calls: [] });
     const counter = createUsageCounter(stores.usage);
     for (let i = 0; i < 5; i++) await counter.tryCount('a1', '2026-11-25', 1000, 'bmi', 'https://a.example');

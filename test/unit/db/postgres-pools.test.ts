@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { storesOf } from '../../../src/db/backend.ts';
 import { openPostgres } from '../../../src/db/postgres/client.ts';
 import { usePostgres } from '../../helpers/postgres.ts';
+import { accountRow } from '../../helpers/store-dialects.ts';
 
 const pg = usePostgres();
 
@@ -60,14 +61,7 @@ test('widget lookups are answered while every other connection waits on a lock',
   const holder = new SQL({ url, max: 1 });
   try {
     const stores = storesOf(opened);
-    await stores.accounts.insert({
-      id: 'a1',
-      email: 'a1@shop.example',
-      passwordHash: 'h',
-      plan: 'free',
-      apiKey: 'pk_a1',
-      createdAt: '2026-01-01T00:00:00.000Z',
-    });
+    await stores.accounts.insert(accountRow('a1'));
     // Another session holds a lock; two transactions of this server wait for it, holding
     // both of its general connections, as sign-ins waiting on a busy address would.
     const held = await holder.reserve();

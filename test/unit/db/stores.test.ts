@@ -1,20 +1,13 @@
 import { describe, expect, test } from 'bun:test';
 import { MAX_PENDING_DAY_KEYS } from '../../../src/usage/counter.ts';
-import { DIALECTS, freshStores } from '../../helpers/store-dialects.ts';
+import { accountRow, DIALECTS, freshStores } from '../../helpers/store-dialects.ts';
 import { usePostgres } from '../../helpers/postgres.ts';
 
 const cluster = usePostgres();
 /** When the webhook of the config tests was saved: before each outcome they write. */
 const SAVED_AT = '2026-11-25T09:00:00.000Z';
 
-const account = (id: string) => ({
-  id,
-  email: `${id}@shop.example`,
-  passwordHash: 'h',
-  plan: 'free' as const,
-  apiKey: `pk_${id}`,
-  createdAt: `2026-01-0${id.length % 9}T00:00:00.000Z`,
-});
+const account = (id: string) => accountRow(id, `2026-01-0${id.length % 9}T00:00:00.000Z`);
 
 for (const dialect of DIALECTS) {
   describe(`stores on ${dialect}`, () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createAccountsStore } from '../../../src/db/accounts-store.ts';
 import { openDatabase } from '../../../src/db/client.ts';
 import { createDomainsStore } from '../../../src/db/domains-store.ts';
+import { accountRow } from '../../helpers/store-dialects.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 
 function setup() {
@@ -20,18 +21,9 @@ function setup() {
   };
 }
 
-const account = (id: string) => ({
-  id,
-  email: `${id}@shop.example`,
-  passwordHash: 'h',
-  plan: 'free' as const,
-  apiKey: `pk_${id}`,
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
-
 test('a write made while a transaction awaits is not rolled back with it', async () => {
   using s = setup();
-  await s.accounts.insert(account('a1'));
+  await s.accounts.insert(accountRow('a1'));
   const { promise: held, resolve: release } = Promise.withResolvers<void>();
   const failing = s.domains.transaction(async (tx) => {
     await tx.insert({ accountId: 'a1', origin: 'https://a.example', status: 'active', createdAt: 'x' });
@@ -39,7 +31,7 @@ test('a write made while a transaction awaits is not rolled back with it', async
     throw new Error('changed my mind');
   });
   // Another request's write, started while the transaction is open.
-  const other = s.accounts.insert(account('a2'));
+  const other = s.accounts.insert(accountRow('a2'));
   release();
   await expect(failing).rejects.toThrow('changed my mind');
   expect(await other).toBe(true);
@@ -49,7 +41,7 @@ test('a write made while a transaction awaits is not rolled back with it', async
 
 test('transactions run one after the other: a check-then-insert cannot be overtaken', async () => {
   using s = setup();
-  await s.accounts.insert(account('a1'));
+  await s.accounts.insert(accountRow('a1'));
   const origin = 'https://b.example';
   const insertOnce = () =>
     s.domains.transaction(async (tx) => {
