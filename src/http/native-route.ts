@@ -87,18 +87,16 @@ function serveNative(
   const rules = { ...group.body, flatSchema: true };
   const cors = corsHeaders(group.cors);
   const { concerns } = group;
-  // One object literal per answer: cheaper than copying headers into it.
-  const answerHeaders =
-    cors === undefined
-      ? (requestId: string): Record<string, string> => ({
-          'content-type': 'application/json',
-          'x-request-id': requestId,
-        })
-      : (requestId: string): Record<string, string> => ({
-          'content-type': 'application/json',
-          ...cors,
-          'x-request-id': requestId,
-        });
+  // The 200 answer's headers, kept in one Headers object per route: `new Response` copies
+  // them, so only the request id is set per call. Converting a fresh header object costs a
+  // load about 0.3 µs; this costs a third of that (docs/performance.md).
+  const okHeaders = new Headers({ 'content-type': 'application/json', ...cors, 'x-request-id': '' });
+  const failureHeaders = (requestId: string, extra: Record<string, string> | undefined) => ({
+    'content-type': 'application/json',
+    ...cors,
+    'x-request-id': requestId,
+    ...extra,
+  });
   return async (request) => {
     const startedAt = performance.now();
     const requestId = requestIdOf(request);
@@ -121,10 +119,8 @@ function serveNative(
       headers = failure.headers;
     }
     writeLog(requestId, status, elapsedMs(startedAt));
-    // Only some errors add headers (Retry-After): the common answer skips the copy.
-    return new Response(text, {
-      status,
-      headers: headers === undefined ? answerHeaders(requestId) : { ...answerHeaders(requestId), ...headers },
-    });
+    if (status !== 200) return new Response(text, { status, headers: failureHeaders(requestId, headers) });
+    okHeaders.set('x-request-id', requestId);
+    return new Response(text, { headers: okHeaders });
   };
 }

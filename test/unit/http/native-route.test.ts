@@ -43,6 +43,21 @@ describe('native routes', () => {
     expect(requests()).toMatchObject([{ method: 'POST', path: '/echo', status: 200, requestId: 'proxy-id-0001' }]);
   });
 
+  test('answers made one after the other each keep their own request id', async () => {
+    const { call } = setup('open');
+    const first = await call('POST', '{"name":"a"}', { 'x-request-id': 'proxy-id-0001' });
+    const second = await call('POST', '{"name":"b"}', { 'x-request-id': 'proxy-id-0002' });
+    const generated = await call('POST', '{"name":"c"}');
+    expect(first?.headers.get('x-request-id')).toBe('proxy-id-0001');
+    expect(second?.headers.get('x-request-id')).toBe('proxy-id-0002');
+    expect(generated?.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
+    expect([...(first?.headers.keys() ?? [])].sort()).toEqual([
+      'access-control-allow-origin',
+      'content-type',
+      'x-request-id',
+    ]);
+  });
+
   test('a same-origin group sends no CORS and answers no preflight', async () => {
     const { call, native } = setup('closed');
     expect((await call('POST', '{"name":"a"}'))?.headers.get('access-control-allow-origin')).toBeNull();
