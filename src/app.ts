@@ -1,7 +1,9 @@
 import { Elysia } from 'elysia';
 import type { ServerConfig } from './config.ts';
+import type { CalculatorDefinition } from './calculators/definition.ts';
+import type { AccountRow } from './db/accounts-store.ts';
 import { type Backend, loginLimiterOf, probesOf, storesOf } from './db/backend.ts';
-import { createClientIpResolver } from './http/client-ip.ts';
+import { requestClientIp } from './http/client-ip.ts';
 import { createAccessLog } from './http/access-log.ts';
 import { elysiaGroup, httpConventions } from './http/conventions.ts';
 import { docsModule } from './http/docs.ts';
@@ -80,7 +82,6 @@ export function createApp(options: AppOptions) {
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
   const limiter = loginLimiterOf(options.database, () => now().getTime());
   const accessLog = createAccessLog(logger);
-  const resolveClientIp = createClientIpResolver(config.trustProxy);
   const publicUrl = () => config.publicUrl ?? options.fallbackPublicUrl?.() ?? `http://${config.host}:${config.port}`;
   const { configs } = stores;
   const statusLog = createStatusLog(configs);
@@ -106,21 +107,24 @@ export function createApp(options: AppOptions) {
     userAgent: `calc-webhook/${pkg.version} (+${config.publicUrl ?? 'self-hosted'})`,
     timeoutMs: options.webhookTimeoutMs,
   };
+  // A load's pull counts as a call in the owner's usage; a test-webhook's does not.
+  const countedValues = (account: AccountRow, calculator: CalculatorDefinition, result: PullResult) => {
+    if (!NOT_CALLED.has(result.outcome)) usage.countCall(account.id, dayOf(now()), calculator.id, result.outcome);
+    return result.values;
+  };
   const prefill: Prefill =
     options.prefill ??
     ((account, calculator, visit) => {
-      // A load's pull counts as a call in the owner's usage; a test-webhook's does not.
-      const counted = (result: PullResult) => {
-        if (!NOT_CALLED.has(result.outcome)) usage.countCall(account.id, dayOf(now()), calculator.id, result.outcome);
-        return result.values;
-      };
       const pulled = pullWebhook(webhook, account, calculator, visit);
-      return pulled instanceof Promise ? pulled.then(counted) : counted(pulled);
+      return pulled instanceof Promise
+        ? pulled.then((result) => countedValues(account, calculator, result))
+        : countedValues(account, calculator, pulled);
     });
-  // The peer address is known to the server only once it listens.
-  let peerOf = (_request: Request): string | undefined => undefined;
-  const clientIp = (request: Request): string =>
-    resolveClientIp(peerOf(request), request.headers.get('x-forwarded-for'));
+  // The peer address is known to the server only once it listens. The server is held from
+  // its start hook: reading `app.server` on every widget call cost the per-client limit
+  // about 2 µs of a load's ~24 (docs/performance.md).
+  let server: { requestIP(request: Request): { address: string } | null } | null = null;
+  const clientIp = requestClientIp(config.trustProxy, (request) => server?.requestIP(request)?.address);
 
   const rateDeps = { rates: config.rates, clientIp, now };
   const widgetLimit = widgetRateLimit(rateDeps);
@@ -177,16 +181,12 @@ export function createApp(options: AppOptions) {
     httpConventions({ logger, accessLog }),
   );
   for (const { plugin } of mounted) app.use(plugin);
-  // The listening server, held from its start: reading `app.server` on every widget call
-  // cost the per-client limit about 2 µs of a load's ~24 (docs/performance.md).
-  let server: typeof app.server = null;
   app.onStart((started) => {
     server = started.server;
   });
   app.onStop(() => {
     server = null;
   });
-  peerOf = (request) => server?.requestIP(request)?.address;
 
   return {
     app,

@@ -7,7 +7,7 @@ import { mappedIpv4, readIp, type IpParts } from '../limits/ip-text.ts';
  * not one: anyone can write that header. Runs on every widget request, so addresses are
  * read with the quick reader of src/limits/ip-text.ts (ipaddr.js only for rare spellings).
  */
-export function createClientIpResolver(trustedCidrs: readonly string[]) {
+function createClientIpResolver(trustedCidrs: readonly string[]) {
   const ranges = trustedCidrs.map((cidr) => {
     const [address, bits] = ipaddr.parseCIDR(cidr);
     return { ip: unmapped(fromIpaddr(address)), bits };
@@ -35,7 +35,7 @@ export function createClientIpResolver(trustedCidrs: readonly string[]) {
   };
 
   return (peer: string | undefined, forwardedFor: string | null): string => {
-    const direct = peer ?? 'unknown';
+    const direct = peer ?? UNKNOWN_PEER;
     if (!forwardedFor || ranges.length === 0 || !trustedPeer(direct)) return direct;
     // One hop (one proxy in front) is the common case: no split.
     const hops = forwardedFor.includes(',')
@@ -51,6 +51,23 @@ export function createClientIpResolver(trustedCidrs: readonly string[]) {
     }
     return hops[0] ?? direct;
   };
+}
+
+/** The address given when the socket's peer is not known (a closed or in-process request). */
+const UNKNOWN_PEER = 'unknown';
+
+/**
+ * The client address of each request, given how to read the peer of its socket. Without a
+ * trusted proxy `X-Forwarded-For` is never believed, so it is not even read: this runs on
+ * every widget request.
+ */
+export function requestClientIp(
+  trustedCidrs: readonly string[],
+  peerOf: (request: Request) => string | undefined,
+): (request: Request) => string {
+  if (trustedCidrs.length === 0) return (request) => peerOf(request) ?? UNKNOWN_PEER;
+  const resolve = createClientIpResolver(trustedCidrs);
+  return (request) => resolve(peerOf(request), request.headers.get('x-forwarded-for'));
 }
 
 function fromIpaddr(address: ipaddr.IPv4 | ipaddr.IPv6): IpParts {

@@ -54,6 +54,9 @@ const nothing = (outcome: PullOutcome): PullResult => ({
   ignoredKeys: [],
 });
 
+/** Most loads' answer, made once and shared: its readers never change it (frozen). */
+const PLAN_REQUIRED: PullResult = Object.freeze({ ...nothing('plan_required'), values: Object.freeze({}) });
+
 /**
  * Runs the guarded webhook pull for one widget load. The plan is read from the account
  * row of this very request (never cached), so a downgrade stops calls at once. Never
@@ -66,7 +69,7 @@ export function pullWebhook(
   calculator: CalculatorDefinition,
   visit: PullVisit,
 ): PullResult | Promise<PullResult> {
-  if (account.plan !== 'extra') return nothing('plan_required');
+  if (account.plan !== 'extra') return PLAN_REQUIRED;
   return pullForExtra(deps, account, calculator, visit);
 }
 

@@ -6,7 +6,7 @@ import { ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
 import { DomainEnvelope, RegisterDomainBody } from '../domains/model.ts';
 import { LoadAnswer, VerifyAnswer, WidgetBody } from './model.ts';
-import { authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
+import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
 
 /**
  * Fetches pre-fill values for a load (the guarded webhook pull, or a test's stand-in);
@@ -40,6 +40,17 @@ function loadAnswer(calculator: CalculatorDefinition, values: FieldValues): stri
   return json.withoutValues;
 }
 
+/** The verify answer, built once per calculator. */
+const verifyAnswers = new WeakMap<CalculatorDefinition, string>();
+function verifyAnswer(calculator: CalculatorDefinition): string {
+  let json = verifyAnswers.get(calculator);
+  if (json === undefined) {
+    json = `{"ok":true,"calcId":${JSON.stringify(calculator.id)}}`;
+    verifyAnswers.set(calculator, json);
+  }
+  return json;
+}
+
 const widgetErrors = {
   400: ErrorResponse,
   401: ErrorResponse,
@@ -60,9 +71,8 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
       response: { 200: VerifyAnswer, ...widgetErrors },
       detail: { summary: 'Check that a page may show a calculator (does not count a load)' },
       answer(body, request) {
-        return then(authoriseWidget(deps, body, request.headers.get('origin')), ({ account, calculator }) =>
-          then(useQuota(deps, account), () => `{"ok":true,"calcId":${JSON.stringify(calculator.id)}}`),
-        );
+        const found = authoriseWidget(deps, body, request.headers.get('origin'));
+        return found instanceof Promise ? found.then((ok) => verified(deps, ok)) : verified(deps, found);
       },
     },
     {
@@ -74,25 +84,45 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } },
       },
       answer(body, request) {
-        return then(authoriseWidget(deps, body, request.headers.get('origin')), ({ account, calculator, origin }) =>
-          then(useQuota(deps, account, { calcId: calculator.id, origin }), () =>
-            then(deps.prefill(account, calculator, { origin, context: body.context }), (values) =>
-              loadAnswer(calculator, values),
-            ),
-          ),
-        );
+        const found = authoriseWidget(deps, body, request.headers.get('origin'));
+        return found instanceof Promise
+          ? found.then((ok) => loaded(deps, ok, body.context))
+          : loaded(deps, found, body.context);
       },
     },
   ];
 }
 
-/**
- * `next(value)`, at once when `value` is there, or once its promise settles. A load on
- * SQLite, within its month's known count and without a webhook, then answers without a
- * single promise: every embedding page calls it, and each await costs a tick.
- */
-function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
-  return value instanceof Promise ? value.then(next) : next(value);
+// The steps below answer at once when every step does (a load on SQLite, within its
+// month's known count, without a webhook) and chain on a promise only when one returns
+// one: every embedding page calls them, and each promise or closure on the way is work.
+
+function verified(deps: WidgetDeps, { account, calculator }: AuthorisedWidget): string | Promise<string> {
+  const answer = verifyAnswer(calculator);
+  const quota = useQuota(deps, account);
+  return quota === undefined ? answer : quota.then(() => answer);
+}
+
+function loaded(
+  deps: WidgetDeps & { prefill: Prefill },
+  { account, calculator, origin }: AuthorisedWidget,
+  context: string | undefined,
+): string | Promise<string> {
+  const quota = useQuota(deps, account, { calcId: calculator.id, origin });
+  return quota === undefined
+    ? prefilled(deps, account, calculator, origin, context)
+    : quota.then(() => prefilled(deps, account, calculator, origin, context));
+}
+
+function prefilled(
+  deps: { prefill: Prefill },
+  account: AccountRow,
+  calculator: CalculatorDefinition,
+  origin: string,
+  context: string | undefined,
+): string | Promise<string> {
+  const values = deps.prefill(account, calculator, { origin, context });
+  return values instanceof Promise ? values.then((v) => loadAnswer(calculator, v)) : loadAnswer(calculator, values);
 }
 
 /** register-domain: a page asks the owner to approve its origin (rare; an Elysia route). */

@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'bun:test';
-import { createClientIpResolver } from '../../../src/http/client-ip.ts';
+import { requestClientIp } from '../../../src/http/client-ip.ts';
+
+const requestWith = (forwardedFor: string | null) =>
+  new Request('http://calc.test/', { headers: forwardedFor === null ? {} : { 'x-forwarded-for': forwardedFor } });
 
 describe('client IP behind proxies', () => {
   test.each([
@@ -12,6 +15,11 @@ describe('client IP behind proxies', () => {
     ['garbage hop: fall back to the peer', ['10.0.0.0/8'], '10.0.0.5', 'not-an-ip', '10.0.0.5'],
     ['no header', ['10.0.0.0/8'], '10.0.0.5', null, '10.0.0.5'],
   ] as const)('%s', (_name, trusted, peer, header, expected) => {
-    expect(createClientIpResolver([...trusted])(peer, header)).toBe(expected);
+    expect(requestClientIp([...trusted], () => peer)(requestWith(header))).toBe(expected);
+  });
+
+  test('a request whose peer is not known counts as "unknown", with or without trusted proxies', () => {
+    expect(requestClientIp([], () => undefined)(requestWith('198.51.100.1'))).toBe('unknown');
+    expect(requestClientIp(['10.0.0.0/8'], () => undefined)(requestWith('198.51.100.1'))).toBe('unknown');
   });
 });
