@@ -5,11 +5,17 @@
  * SQLite lookups (account by API key, domain status by (account, origin)), the calculator
  * lookup and the in-memory usage counter — and answers the same JSON.
  *
- *   bun bench/raw-server.ts <dataDir> [--port N] [--host H] [--quota N] [--log]
+ *   bun bench/raw-server.ts <dataDir> [--port N] [--host H] [--quota N] [--log] [--no-limit]
  *
  * `--log` (not used by the bench's baseline) adds what the product's HTTP conventions add
  * to every answer, done the cheapest way: an `x-request-id` header and one JSON log line
  * on stderr through the product's logger. It shows what per-request logging costs by itself.
+ *
+ * The per-client widget limit is app-level work too (a stranger holding a page's public key
+ * must not spend the owner's quota, docs/security.md): like the product, the baseline asks
+ * the server for each request's peer address and counts (client, key) on the product's
+ * `createRateLimiter`, with limits the bench never reaches. `--no-limit` leaves it out, to
+ * show what the limit itself costs.
  *
  * App-level work that is not framework work is done the product's way: origins go through
  * the product's `normaliseOrigin` (with its cache) and the calculator's public definition
@@ -30,6 +36,8 @@ import { createUsageCounter, dayOf, periodOf } from '../src/usage/counter.ts';
 import { AppError, invalidRequest } from '../src/errors.ts';
 import { createLogger } from '../src/logger.ts';
 import { checkOriginHeader } from '../src/modules/widget/service.ts';
+import { createRateLimiter } from '../src/limits/rate-limiter.ts';
+import { clientGroup } from '../src/limits/client-group.ts';
 
 const args = process.argv.slice(2);
 const VALUE_FLAGS = ['--port', '--host', '--quota'];
@@ -47,6 +55,7 @@ const hostname = flag('host') ?? '127.0.0.1';
 const quota = Number(flag('quota') ?? 100_000_000);
 const MAX_BODY_BYTES = 64 * 1024;
 const logging = args.includes('--log');
+const limited = !args.includes('--no-limit');
 const logger = createLogger();
 
 const database = openDatabase(dataDir);
@@ -131,9 +140,21 @@ async function readBody(request: Request): Promise<{ apiKey: string; domain: str
   return { apiKey, domain, calcId };
 }
 
+// The product's default windows (a minute and a day), with limits no bench reaches.
+const perClient = createRateLimiter({
+  windows: [
+    { ms: 60_000, limit: 100_000_000 },
+    { ms: 86_400_000, limit: 100_000_000 },
+  ],
+});
+
 /** key → Origin header → registered domain → calculator → quota, as the product orders them. */
 async function authorise(request: Request, count: boolean) {
   const body = await readBody(request);
+  if (limited) {
+    const wait = perClient.take(`${clientGroup(server.requestIP(request)?.address ?? 'unknown')} ${body.apiKey}`);
+    if (wait !== null) throw new AppError('rate_limited', 'Too many widget requests.');
+  }
   const { origin, wildcard } = normaliseOrigin(body.domain);
   if (wildcard) throw invalidRequest("domain must be the page's own origin, not a wildcard.");
   const account = body.apiKey.startsWith('pk_') ? accountByKey.get({ apiKey: body.apiKey }) : null;
