@@ -16,21 +16,15 @@ interface ConventionDeps {
 
 /**
  * The rules every Elysia route follows whatever its group (docs/api.md, "Conventions"):
- * a request id echoed in `X-Request-Id`, one access-log line, the 64 KiB body cap
- * checked before anything is read, and one error envelope for every failure.
+ * a request id echoed in `X-Request-Id`, one access-log line, and one error envelope for
+ * every failure. The 64 KiB body cap is a group's (below), so that its 413 carries the
+ * group's CORS headers like any other error.
  */
 export function httpConventions(deps: ConventionDeps) {
   const { logger, accessLog } = deps;
   return new Elysia()
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = accessLog.start(request);
-      if (declaredTooLarge(request)) {
-        accessLog.finish(request, 413);
-        return new Response(JSON.stringify(payloadTooLarge().body()), {
-          status: 413,
-          headers: { ...(set.headers as Record<string, string>), 'content-type': 'application/json' },
-        });
-      }
     })
     .onError({ as: 'global' }, ({ code, error, set, request }) => {
       accessLog.markDone(request);
@@ -81,13 +75,15 @@ function asAppError(code: string | number, error: unknown, request: Request): un
 export function elysiaGroup(group: RouteGroup, modules: AnyElysia[]) {
   const cors = corsHeaders(group.cors);
   const instance = new Elysia()
+    // The cap is checked on the declared size before anything is read (parseJsonBody).
     .onParse(({ request, contentType, set }) => {
       if (cors) Object.assign(set.headers, cors);
       return parseJsonBody(request, contentType, group.body);
     })
-    // Routes without a body skip the parse step.
-    .onTransform(({ set }) => {
+    // Routes without a body skip the parse step; a body they would not read is still refused.
+    .onTransform(({ request, set }) => {
       if (cors) Object.assign(set.headers, cors);
+      if (declaredTooLarge(request)) throw payloadTooLarge();
     });
   if (group.concerns.length > 0) {
     instance.onBeforeHandle(({ request, body }) => runConcerns(group.concerns, request, body));

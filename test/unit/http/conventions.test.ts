@@ -59,6 +59,9 @@ describe('Elysia route groups', () => {
     expect(await cors(call('GET', '/open/item/7'))).toBe('*');
     expect(await cors(call('POST', '/open/echo', '{broken'))).toBe('*');
     expect(await cors(call('POST', '/open/echo', '{"nom":"x"}'))).toBe('*');
+    // A body over the cap is refused like any other error: the page can read why.
+    const tooLarge = await call('POST', '/open/echo', 'x', { 'content-length': String(65 * 1024) });
+    expect([tooLarge.status, tooLarge.headers.get('access-control-allow-origin')]).toEqual([413, '*']);
     expect(await cors(call('GET', '/closed/item/7'))).toBeNull();
     expect(await cors(call('POST', '/closed/echo', '{broken'))).toBeNull();
     expect(await cors(call('GET', '/nowhere'))).toBeNull();
