@@ -193,11 +193,12 @@ export function createApp(options: AppOptions) {
     /** Answers a request as the listening server would: native routes first, then Elysia. */
     handle: async (request: Request): Promise<Response> =>
       (await native.match(request)?.(request)) ?? app.handle(request),
-    /** Which routes each group holds (what the conventions test walks). */
+    /** Which routes each group holds, and who serves them (what the conventions test walks). */
     routeGroups: [
-      { group: groups.widget, routes: native.docs.map(({ method, path }) => ({ method, path })) },
+      { group: groups.widget, native: true, routes: native.docs.map(({ method, path }) => ({ method, path })) },
       ...mounted.map(({ group, plugin }) => ({
         group,
+        native: false,
         routes: plugin.routes.map(({ method, path }) => ({ method, path })),
       })),
     ],

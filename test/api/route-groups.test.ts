@@ -12,7 +12,8 @@ describe('route groups of the app', () => {
     const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
     const grouped = app.routeGroups.flatMap(({ routes }) => routes.map(key));
     expect(new Set(grouped).size).toBe(grouped.length);
-    const registered = [...app.app.routes.map(key), ...(app.routeGroups[0]?.routes.map(key) ?? [])];
+    const native = app.routeGroups.filter((served) => served.native).flatMap(({ routes }) => routes);
+    const registered = [...app.app.routes, ...native].map(key);
     expect(grouped.sort()).toEqual(registered.sort());
   });
 
@@ -45,5 +46,39 @@ describe('route groups of the app', () => {
       }
     }
     expect(checked).toBeGreaterThan(15);
+  });
+
+  test("every route that takes a body follows its group's body rules and concerns", async () => {
+    // One widget call a minute per client and key: the widget group's concern refuses the second.
+    using app = testApp({ flags: { 'rate-widget-per-minute': 1 } });
+    let checked = 0;
+    for (const { group, routes } of app.routeGroups) {
+      for (const route of routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method))) {
+        const path = route.path.replace(/:\w+/g, 'bmi');
+        const where = `${group.name}: ${route.method} ${route.path}`;
+        // The cap is checked on the declared size, before anything is read.
+        const big = await app.request(route.method, path, {
+          body: 'x',
+          headers: { 'content-length': String(65 * 1024) },
+        });
+        expect([big.status, big.json?.error?.code], where).toEqual([413, 'payload_too_large']);
+        // text/plain (a browser's CORS "simple request") only where the group takes it.
+        const plain = await app.request(route.method, path, { body: '{}', headers: { 'content-type': 'text/plain' } });
+        const refusedAsPlain = plain.status === 400 && /Content-Type: application\/json/.test(plain.json.error.message);
+        expect(refusedAsPlain, where).toBe(!group.body.widget);
+        if (group.concerns.length > 0) {
+          const body = { apiKey: `pk_route${checked}`, domain: 'https://shop.example', calcId: 'bmi' };
+          const first = await app.request(route.method, path, { body });
+          const second = await app.request(route.method, path, { body });
+          expect([first.status === 429, second.status, second.json?.error?.code], where).toEqual([
+            false,
+            429,
+            'rate_limited',
+          ]);
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
   });
 });
