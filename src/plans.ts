@@ -1,10 +1,28 @@
 /**
  * The plans an account can be on, cheapest first, and how people read their names. The
- * database column, the API schemas, the CLI's flags and the OpenAPI document all take
- * the list from here.
+ * database column, the API schemas, the CLI's flags, the dashboard and the OpenAPI
+ * document all take the list, the default and the webhook's plan from here.
  */
 export const PLANS = ['free', 'base', 'extra'] as const;
 
 export type Plan = (typeof PLANS)[number];
 
 export const PLAN_NAMES: Readonly<Record<Plan, string>> = { free: 'Free', base: 'Base', extra: 'Extra' };
+
+/** What a new account is on unless the operator says otherwise. */
+export const DEFAULT_PLAN: Plan = 'free';
+
+/** The pre-fill webhook is part of this plan only, and what it costs, as owners are told. */
+export const WEBHOOK_PLAN: { readonly plan: Plan; readonly price: string } = {
+  plan: 'extra',
+  price: '50 USD per month',
+};
+
+export const hasWebhooks = (plan: Plan): boolean => plan === WEBHOOK_PLAN.plan;
+
+/**
+ * How a plan is changed on a self-hosted server: the operator runs this. Said wherever an
+ * owner meets a plan limit, so that the message is not a dead end.
+ */
+export const setPlanCommand = (email: string, plan: Plan): string =>
+  `calc admin accounts set-plan --email ${email} --plan ${plan}`;

@@ -33,7 +33,7 @@ export default class Usage extends OwnerCommand {
     const { body } = await api.get<UsageReportBody>(`/v1/usage${query.size > 0 ? `?${query}` : ''}`);
     if (!this.jsonEnabled()) {
       const { body: account } = await api.get<AccountOverviewBody>('/v1/account');
-      this.log(describe(body, flags.by as Grouping, account.usage));
+      this.log(describe(body, flags.by as Grouping, account));
     }
     return body;
   }
@@ -84,7 +84,7 @@ function share(loads: number, total: number): string {
   return total === 0 ? '' : `${((loads * 100) / total).toFixed(1)}%`;
 }
 
-function describe(body: UsageReportBody, by: Grouping, quota: AccountOverviewBody['usage']): string {
+function describe(body: UsageReportBody, by: Grouping, { account, usage: quota }: AccountOverviewBody): string {
   const lines: string[] = [];
   if (body.total === 0 && body.webhook.length === 0) {
     lines.push(`No widget loads from ${body.from} to ${body.to} (UTC).`);
@@ -117,6 +117,6 @@ function describe(body: UsageReportBody, by: Grouping, quota: AccountOverviewBod
       formatTable(headers, [...rows.map(cells), cells(total)], right),
     );
   }
-  lines.push('', `This month: ${quotaSummary(quota)}.`, ...quotaWarnings(quota));
+  lines.push('', `This month: ${quotaSummary(quota)}.`, ...quotaWarnings(quota, account));
   return lines.join('\n');
 }

@@ -1,3 +1,4 @@
+import { PLAN_NAMES } from '../../src/plans.ts';
 import { OwnerCommand } from '../owner-command.ts';
 import type { AccountOverviewBody } from '../../src/api-bodies.ts';
 import { formatDetails } from '../lib/details.ts';
@@ -16,14 +17,14 @@ export default class Whoami extends OwnerCommand {
     this.log(
       formatDetails([
         ['Email', account.email],
-        ['Plan', account.plan],
+        ['Plan', PLAN_NAMES[account.plan]],
         ['Usage', quotaSummary(usage)],
         ['API key', account.apiKey],
         ['Server', api.baseUrl],
         ['Public URL', body.publicUrl],
       ]),
     );
-    const warnings = quotaWarnings(usage);
+    const warnings = quotaWarnings(usage, account);
     if (warnings.length > 0) this.log(['', ...warnings].join('\n'));
     return body;
   }

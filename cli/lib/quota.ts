@@ -1,4 +1,6 @@
 import type { AccountOverviewBody } from '../../src/api-bodies.ts';
+import type { AccountJson } from '../../src/modules/accounts/model.ts';
+import { PLAN_NAMES, PLANS, setPlanCommand } from '../../src/plans.ts';
 
 type Quota = AccountOverviewBody['usage'];
 
@@ -21,15 +23,24 @@ function nextMonth(period: string): string {
   return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
 }
 
+/** What the operator of a self-hosted server can do about a spent quota: a plan up, or a larger quota. */
+function moreLoads(account: Pick<AccountJson, 'email' | 'plan'>): string {
+  const larger = `the ${PLAN_NAMES[account.plan]} plan's quota with \`calc serve --quota-${account.plan} N\``;
+  const next = PLANS[PLANS.indexOf(account.plan) + 1];
+  return next === undefined
+    ? `Whoever runs this server can raise ${larger}.`
+    : `Whoever runs this server can move the account up with \`${setPlanCommand(account.email, next)}\` or raise ${larger}.`;
+}
+
 /**
  * What an owner should hear about the quota: spent (loads are refused), nearly spent
  * (at 80 % or more), and the day it runs out at the last 7 days' rate when that is
  * before the month ends.
  */
-export function quotaWarnings(quota: Quota): string[] {
+export function quotaWarnings(quota: Quota, account: Pick<AccountJson, 'email' | 'plan'>): string[] {
   if (quota.percent >= 100)
     return [
-      `Warning: this month's quota is used up (${formatCount(quota.used)} of ${formatCount(quota.limit)} loads): widgets show "calculator unavailable" until ${nextMonth(quota.period)} (UTC). On your own server, raise the plan with \`calc admin accounts set-plan --email … --plan base\` or the quota with \`calc serve --quota-free N\`.`,
+      `Warning: this month's quota is used up (${formatCount(quota.used)} of ${formatCount(quota.limit)} loads): widgets show "calculator unavailable" until ${nextMonth(quota.period)} (UTC). ${moreLoads(account)}`,
     ];
   const lines: string[] = [];
   if (quota.percent >= WARN_PERCENT)

@@ -3,8 +3,6 @@ const integer = new Intl.NumberFormat('en');
 
 export const formatCount = (value: number): string => integer.format(value);
 
-export const planName = (plan: string): string => plan.charAt(0).toUpperCase() + plan.slice(1);
-
 /** YYYY-MM-DD of a Date, in UTC. */
 export const isoDay = (date: Date): string => date.toISOString().slice(0, 10);
 

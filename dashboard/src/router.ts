@@ -1,4 +1,5 @@
 /** Addresses of the dashboard's pages; the History API moves between them without reloads. */
+import { CALC_ID_PATTERN } from '../../src/calculators/id.ts';
 import { signal } from '@preact/signals';
 
 export const BASE = '/dashboard';
@@ -28,6 +29,9 @@ export function navigate(to: string): void {
   path.value = to;
 }
 
+const CALCULATOR_PREFIX = '/calculators/';
+const CALC_ID = new RegExp(CALC_ID_PATTERN);
+
 export function routeOf(pathname: string): Route {
   const rest = pathname.replace(/\/+$/, '').slice(BASE.length);
   if (rest === '') return { page: 'overview' };
@@ -35,7 +39,7 @@ export function routeOf(pathname: string): Route {
   if (rest === '/calculators') return { page: 'calculators' };
   if (rest === '/usage') return { page: 'usage' };
   if (rest === '/account') return { page: 'account' };
-  const calculator = /^\/calculators\/([a-z0-9-]{1,64})$/.exec(rest);
-  if (calculator?.[1]) return { page: 'calculator', calcId: calculator[1] };
+  const calcId = rest.startsWith(CALCULATOR_PREFIX) ? rest.slice(CALCULATOR_PREFIX.length) : '';
+  if (CALC_ID.test(calcId)) return { page: 'calculator', calcId };
   return { page: 'not-found' };
 }

@@ -96,7 +96,7 @@ describe('calc whoami and calc logout', () => {
     const human = await session.calc(['whoami'], { env: owner.env });
     expect(human.exitCode).toBe(0);
     expect(human.stdout).toMatch(new RegExp(`Email:\\s+${owner.email.replace('.', '\\.')}`));
-    expect(human.stdout).toMatch(/Plan:\s+extra/);
+    expect(human.stdout).toMatch(/Plan:\s+Extra\n/);
     expect(human.stdout).toMatch(/Usage:\s+0 of 1,000,000 widget loads in \d{4}-\d{2} \(0%\)/);
     expect(human.stdout).toContain(owner.apiKey);
 

@@ -169,6 +169,9 @@ describe('quota warnings in calc whoami and calc usage', () => {
     const spent = await owner.calc('whoami');
     expect(spent.stdout).toContain("Warning: this month's quota is used up (10 of 10 loads)");
     expect(spent.stdout).toContain('calculator unavailable');
+    // Not a dead end on a self-hosted server: the operator's commands, for this account.
+    expect(spent.stdout).toContain(`calc admin accounts set-plan --email ${owner.email} --plan base`);
+    expect(spent.stdout).toContain('calc serve --quota-free N');
     expect((await owner.calc('usage')).stdout).toContain("this month's quota is used up");
     // Scripts get the body alone.
     const json = await owner.calc('whoami', '--json');

@@ -34,7 +34,7 @@ export function Calculator(props: { calcId: string }) {
           <Preview calcId={calculator.id} options={options} round={round} />
           <WebhookForm
             calcId={calculator.id}
-            plan={overview.data.account.plan}
+            account={overview.data.account}
             onChanged={() => setRound((n) => n + 1)}
           />
         </div>

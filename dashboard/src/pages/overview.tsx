@@ -4,7 +4,8 @@ import { Confirm } from '../components/confirm.tsx';
 import { DailyLoads } from '../components/daily-loads.tsx';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { PageTitle } from '../components/page-title.tsx';
-import { daysBetween, formatCount, planName } from '../format.ts';
+import { PLAN_NAMES } from '../../../src/plans.ts';
+import { daysBetween, formatCount } from '../format.ts';
 import { useApi } from '../use-api.ts';
 import type { AccountBody, AccountOverviewBody, UsageReportBody } from '../../../src/api-bodies.ts';
 
@@ -136,8 +137,11 @@ export function Overview() {
         <div class="grid">
           <section aria-labelledby="plan-heading" class="card">
             <h2 id="plan-heading">Plan</h2>
-            <p class="big">{planName(data.account.plan)}</p>
-            <p class="hint">Signed in as {data.account.email}. The operator of this server changes plans.</p>
+            <p class="big">{PLAN_NAMES[data.account.plan]}</p>
+            <p class="hint">
+              Signed in as {data.account.email}. Whoever runs this server changes plans with{' '}
+              <code>calc admin accounts set-plan</code>.
+            </p>
           </section>
           <UsageMeter usage={data.usage} />
           <ApiKey

@@ -4,7 +4,7 @@ import { api, messageOf } from '../api.ts';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { formatDateTime } from '../format.ts';
 import type { TestWebhookBody, WidgetConfigBody } from '../../../src/api-bodies.ts';
-import type { Plan } from '../../../src/plans.ts';
+import { hasWebhooks, PLAN_NAMES, type Plan, setPlanCommand, WEBHOOK_PLAN } from '../../../src/plans.ts';
 
 interface HeaderRow {
   id: number;
@@ -59,7 +59,7 @@ function Outcome(props: { title: string; result: TestWebhookBody }) {
  * sends a stored value back, so a stored one shows as "(stored)" and is kept unless the
  * owner types a new value.
  */
-export function WebhookForm(props: { calcId: string; plan: Plan; onChanged: () => void }) {
+export function WebhookForm(props: { calcId: string; account: { email: string; plan: Plan }; onChanged: () => void }) {
   const [loaded, setLoaded] = useState<WidgetConfigBody | null>(null);
   const [url, setUrl] = useState('');
   const [rows, setRows] = useState<HeaderRow[]>([]);
@@ -135,10 +135,11 @@ export function WebhookForm(props: { calcId: string; plan: Plan; onChanged: () =
         On every load the server GETs this URL and pre-fills the calculator with the JSON it answers. Header values are
         stored encrypted and never shown again.
       </p>
-      {props.plan !== 'extra' && (
+      {!hasWebhooks(props.account.plan) && (
         <p class="warning">
-          The webhook is part of the <strong>Extra</strong> plan (50 USD per month); this account is on the {props.plan}{' '}
-          plan, so it cannot be saved. Ask the operator of this server to change your plan.
+          The webhook is part of the <strong>{PLAN_NAMES[WEBHOOK_PLAN.plan]}</strong> plan ({WEBHOOK_PLAN.price}); this
+          account is on the {PLAN_NAMES[props.account.plan]} plan, so it cannot be saved. Whoever runs this server
+          changes plans with <code>{setPlanCommand(props.account.email, WEBHOOK_PLAN.plan)}</code>.
         </p>
       )}
       {loaded === null ? (

@@ -1,4 +1,4 @@
-import type { Plan } from '../../plans.ts';
+import { DEFAULT_PLAN, type Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
 import { AppError, invalidRequest, rateLimited } from '../../errors.ts';
 import { newAccountId, newApiKey } from '../../secrets.ts';
@@ -50,7 +50,7 @@ export async function createAccount(
     id: newAccountId(),
     email,
     passwordHash: await hashPassword(input.password),
-    plan: input.plan ?? 'free',
+    plan: input.plan ?? DEFAULT_PLAN,
     apiKey: newApiKey(),
     createdAt: deps.now().toISOString(),
     tokensValidAfter: 0,

@@ -2,6 +2,7 @@ import type { CalculatorDefinition, FieldValues } from '../../calculators/defini
 import type { AccountRow } from '../../db/accounts-store.ts';
 import type { WidgetConfigRow, WidgetConfigStore } from '../../db/widget-config-store.ts';
 import type { Logger } from '../../logger.ts';
+import { hasWebhooks } from '../../plans.ts';
 import type { AddressPolicy } from '../../webhook/address-policy.ts';
 import { guardedFetch } from '../../webhook/guarded-fetch.ts';
 import type { InFlightLimiter } from '../../webhook/in-flight.ts';
@@ -69,7 +70,7 @@ export function pullWebhook(
   calculator: CalculatorDefinition,
   visit: PullVisit,
 ): PullResult | Promise<PullResult> {
-  if (account.plan !== 'extra') return PLAN_REQUIRED;
+  if (!hasWebhooks(account.plan)) return PLAN_REQUIRED;
   return pullForExtra(deps, account, calculator, visit);
 }
 

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { PLANS, type Plan } from '../../../../src/plans.ts';
+import { DEFAULT_PLAN, PLANS, type Plan } from '../../../../src/plans.ts';
 import { createAccount, toAccountJson } from '../../../../src/modules/accounts/service.ts';
 import { randomBase62 } from '../../../../src/secrets.ts';
 import { BaseCommand } from '../../../base-command.ts';
@@ -17,7 +17,7 @@ export default class AccountsCreate extends BaseCommand {
 
   static override flags = {
     email: Flags.string({ description: 'sign-in email', required: true }),
-    plan: Flags.string({ description: 'plan', options: [...PLANS], default: 'free' }),
+    plan: Flags.string({ description: 'plan', options: [...PLANS], default: DEFAULT_PLAN }),
     'password-stdin': Flags.boolean({ description: 'read the password from the first line of standard input' }),
     data: dataFlag,
     'database-url': databaseUrlFlag,
