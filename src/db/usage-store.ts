@@ -2,6 +2,7 @@ import { and, between, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { usage, usageDaily, type webhookDaily } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
+import type { PullOutcome } from '../webhook/outcomes.ts';
 
 type MonthlyDelta = typeof usage.$inferSelect;
 type LoadsDelta = typeof usageDaily.$inferSelect;
@@ -24,7 +25,7 @@ export interface DailyLoads {
 export interface DailyCalls {
   date: string;
   calcId: string;
-  outcome: string;
+  outcome: PullOutcome;
   calls: number;
 }
 

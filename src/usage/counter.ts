@@ -1,4 +1,5 @@
 import type { DailyCalls, DailyLoads, UsageDeltas, UsageStore } from '../db/usage-store.ts';
+import type { PullOutcome } from '../webhook/outcomes.ts';
 
 /** "YYYY-MM" of a moment, in UTC: quotas run per calendar month. */
 export function periodOf(date: Date): string {
@@ -135,6 +136,9 @@ function periodsBetween(from: string, to: string): string[] {
     }
   }
 }
+
+/** A call tally's last key: written only by `countCall`, so always one of the pull's outcomes. */
+const outcomeOf = (key: string): PullOutcome => key as PullOutcome;
 
 /**
  * Counts widget loads in memory and writes them in batches: a database write per load
@@ -276,7 +280,7 @@ export function createUsageCounter(
     }
     for (const [accountId, mine] of calls) {
       for (const [day, calcId, outcome, count] of entriesOf(mine))
-        deltas.calls.push({ accountId, day, calcId, outcome, calls: count });
+        deltas.calls.push({ accountId, day, calcId, outcome: outcomeOf(outcome), calls: count });
     }
     return deltas;
   }
@@ -313,7 +317,7 @@ export function createUsageCounter(
     },
 
     /** Counts one webhook call made for a load, by its outcome. */
-    countCall(accountId: string, day: string, calcId: string, outcome: string): void {
+    countCall(accountId: string, day: string, calcId: string, outcome: PullOutcome): void {
       let mine = calls.get(accountId);
       if (!mine) {
         mine = new Map();
@@ -338,7 +342,7 @@ export function createUsageCounter(
     pendingCalls(accountId: string, from: string, to: string): DailyCalls[] {
       const rows: DailyCalls[] = [];
       for (const [date, calcId, outcome, count] of entriesOf(calls.get(accountId) ?? new Map()))
-        if (date >= from && date <= to) rows.push({ date, calcId, outcome, calls: count });
+        if (date >= from && date <= to) rows.push({ date, calcId, outcome: outcomeOf(outcome), calls: count });
       return rows;
     },
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { PLANS } from '../../plans.ts';
+import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
+import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
 
 /**
  * The PostgreSQL side of `src/db/sqlite/schema.ts`: the same tables, columns and keys, so rows
@@ -13,7 +14,7 @@ export const accounts = pgTable(
     id: text('id').primaryKey(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    plan: text('plan', { enum: PLANS }).notNull().default('free'),
+    plan: text('plan', { enum: PLANS }).notNull().default(DEFAULT_PLAN),
     apiKey: text('api_key').notNull(),
     createdAt: text('created_at').notNull(),
     /** Milliseconds since the epoch: more than a 32-bit integer holds. */
@@ -78,7 +79,7 @@ export const webhookDaily = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     day: text('day').notNull(),
     calcId: text('calc_id').notNull(),
-    outcome: text('outcome').notNull(),
+    outcome: text('outcome', { enum: PULL_OUTCOMES }).notNull(),
     calls: bigint('calls', { mode: 'number' }).notNull().default(sql`0`),
   },
   (table) => [

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { PLANS } from '../../plans.ts';
+import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
+import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
 
 /** Timestamps are ISO-8601 strings in UTC, as the API returns them. */
 export const accounts = sqliteTable(
@@ -9,7 +10,7 @@ export const accounts = sqliteTable(
     id: text('id').primaryKey(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    plan: text('plan', { enum: PLANS }).notNull().default('free'),
+    plan: text('plan', { enum: PLANS }).notNull().default(DEFAULT_PLAN),
     apiKey: text('api_key').notNull(),
     createdAt: text('created_at').notNull(),
     /**
@@ -85,7 +86,7 @@ export const webhookDaily = sqliteTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     day: text('day').notNull(),
     calcId: text('calc_id').notNull(),
-    outcome: text('outcome').notNull(),
+    outcome: text('outcome', { enum: PULL_OUTCOMES }).notNull(),
     calls: integer('calls').notNull().default(sql`0`),
   },
   (table) => [

@@ -105,10 +105,9 @@ export async function usageReport(
       into.loads += extra.loads;
     },
   );
-  // Outcomes are only ever written from the pull's own list of outcomes.
   const webhook = mergeSorted<CallRow>(
-    storedCalls as CallRow[],
-    deps.usage.pendingCalls(account.id, from, to) as CallRow[],
+    storedCalls,
+    deps.usage.pendingCalls(account.id, from, to),
     (row) => `${row.date}\u0000${row.calcId}\u0000${row.outcome}`,
     (into, extra) => {
       into.calls += extra.calls;

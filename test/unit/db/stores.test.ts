@@ -105,7 +105,7 @@ for (const dialect of DIALECTS) {
         const delta = {
           monthly: [{ accountId: 'a1', period: '2026-05', loads: 3 }],
           loads: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', domain: 'https://a.example', loads: 3 }],
-          calls: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', outcome: 'ok', calls: 1 }],
+          calls: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', outcome: 'ok' as const, calls: 1 }],
         };
         // A deleted account's counts are dropped, not a failure for everyone else's.
         const ghost = { ...delta, monthly: [...delta.monthly, { accountId: 'gone', period: '2026-05', loads: 9 }] };

@@ -133,7 +133,7 @@ test('a transaction: when one row cannot be written, none of the flush is', asyn
     accountId: 'a1',
     day: '2026-05-02',
     calcId: 'bmi',
-    outcome: null as unknown as string,
+    outcome: null as unknown as 'ok',
     calls: 1,
   });
   await expect(s.store.addAll(deltas)).rejects.toThrow();
