@@ -55,6 +55,9 @@ export const BLOCKED_RANGES: readonly BlockedRange[] = [
   { cidr: '2001::/23', source: 'RFC 2928: IETF protocol assignments', why: 'special purpose' },
   { cidr: '2001:db8::/32', source: 'RFC 3849: documentation', why: 'documentation' },
   { cidr: '3fff::/20', source: 'RFC 9637: documentation', why: 'documentation' },
+  // Before ::/96, which holds both: a refusal names what they are.
+  { cidr: '::1/128', source: 'RFC 4291: loopback', why: 'loopback' },
+  { cidr: '::/128', source: 'RFC 4291: unspecified address', why: 'special purpose' },
   { cidr: '::/96', source: 'RFC 4291: IPv4-compatible (deprecated)', why: 'IPv4-compatible' },
   {
     cidr: '::ffff:0:0/96',

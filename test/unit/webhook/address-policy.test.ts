@@ -167,6 +167,19 @@ describe('isInBlockedRange: the named ranges, independent of ipaddr.js', () => {
 });
 
 describe('policy.check without allowlist', () => {
+  test('a refusal names the kind of address, IPv6 loopback included', () => {
+    const reasons = ['127.0.0.1', '::1', '::', '10.1.2.3', '::127.0.0.1'].map((ip) => {
+      const verdict = policy.check(ip);
+      return verdict.ok ? 'allowed' : verdict.reason;
+    });
+    expect(reasons).toEqual([
+      'not public (loopback)',
+      'not public (loopback)',
+      'not public (special purpose)',
+      'not public (private network)',
+      'not public (IPv4-compatible)',
+    ]);
+  });
   test.each(blocked)('%s (%s) is refused with a reason', (ip) => {
     const verdict = policy.check(ip);
     expect(verdict.ok).toBe(false);
