@@ -1,9 +1,10 @@
 /**
  * `npm test`: the whole suite. Installs Debian chromium (the widget's browser tests),
  * php-cli (the PHP example of docs/webhooks.md) and postgresql (a throwaway server for
- * the PostgreSQL tests) when missing and this machine allows it
- * (root with apt-get); otherwise those tests fail and say what to install. Builds dist/calc first: e2e tests run the real
- * executable. Without file filters, runs the API suites a second time on PostgreSQL.
+ * the PostgreSQL tests) when missing and this machine allows it (root with apt-get);
+ * otherwise those tests fail and say what to install. Builds dist/calc first: e2e tests
+ * run the real executable. Without file filters, runs the API suites a second time on
+ * PostgreSQL.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

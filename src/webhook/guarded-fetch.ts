@@ -64,10 +64,10 @@ function parseObject(
 }
 
 /**
- * Performs the outgoing webhook GET under every SSRF rule (docs/webhooks.md, "Addresses your URL may point at"): one parse,
- * one lookup with every answer judged, a connection to the checked address only, no
- * proxy, no redirects, one time budget, a capped and JS-decoded body, and a JSON
- * object required. Never throws: every failure is an outcome.
+ * Performs the outgoing webhook GET under every SSRF rule (docs/webhooks.md, "Addresses
+ * your URL may point at"): one parse, one lookup with every answer judged, a connection to
+ * the checked address only, no proxy, no redirects, one time budget, a capped and
+ * JS-decoded body, and a JSON object required. Never throws: every failure is an outcome.
  */
 export async function guardedFetch(
   rawUrl: string,
