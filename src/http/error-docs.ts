@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../errors.ts';
+import { EXAMPLE } from './model.ts';
 
 /**
  * What each error code means and what the caller can do, as the API reference shows it
@@ -26,4 +27,49 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   rate_limited: 'Too many requests from this client; wait for `Retry-After` seconds.',
   internal: 'A bug on the server: quote the request id from the message when reporting it.',
   not_ready: 'The server cannot reach its database.',
+};
+
+/**
+ * An answer of each code as the server words it, for the reference's examples (the
+ * `message` is the server's own text, with this reference's example values filled in).
+ */
+export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; details?: unknown }>> = {
+  invalid_request: {
+    message: 'password: Expected string length greater or equal to 10.',
+    details: [{ field: 'password', message: 'Expected string length greater or equal to 10' }],
+  },
+  unauthorized: { message: 'The session token is invalid or has expired. Sign in again.' },
+  invalid_api_key: {
+    message: 'The API key is not valid. Copy it again from `calc embed` or your account page.',
+  },
+  invalid_credentials: { message: 'Email or password is wrong.' },
+  plan_required: {
+    message:
+      'Webhooks need the Extra plan (50 USD per month); this account is on the Free plan. ' +
+      `Whoever runs this server changes plans with \`calc admin accounts set-plan --email ${EXAMPLE.email} --plan extra\`.`,
+  },
+  domain_not_registered: { message: `${EXAMPLE.origin} is not registered for this API key.` },
+  domain_pending: { message: `${EXAMPLE.origin} is waiting for the account owner's approval.` },
+  origin_mismatch: { message: `The request comes from https://evil.example, not from ${EXAMPLE.origin}.` },
+  signup_disabled: {
+    message:
+      'Sign-up is disabled on this server. Whoever runs it creates accounts with `calc admin accounts create --email …`, or starts it without --disable-signup.',
+  },
+  calculator_not_found: { message: 'There is no calculator "bmi-kids".' },
+  domain_not_found: { message: 'https://old.shop.example is not registered for this account.' },
+  not_found: { message: 'No route for GET /v1/calculator.' },
+  email_taken: { message: 'An account with this email already exists.' },
+  payload_too_large: { message: 'Request bodies are limited to 64 KiB.' },
+  invalid_webhook_url: {
+    message: 'config.webhook.url is refused: scheme ftp: is not allowed; use http or https.',
+  },
+  quota_exceeded: { message: 'This account has used its 1000 widget loads for this month.' },
+  too_many_pending_domains: {
+    message: 'This account already has 20 pending domain requests; the owner must approve or remove some first.',
+  },
+  rate_limited: { message: 'Too many failed sign-ins from this address. Try again in 42 seconds.' },
+  internal: {
+    message: `Something went wrong on our side. Quote request id ${EXAMPLE.requestId} when reporting it.`,
+  },
+  not_ready: { message: 'The database does not answer; try again in a moment.' },
 };

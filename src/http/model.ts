@@ -2,6 +2,46 @@ import { t, type TSchema } from 'elysia';
 import { CALC_ID_PATTERN } from '../calculators/id.ts';
 import { ERROR_STATUS } from '../errors.ts';
 
+/**
+ * One consistent story for the reference's examples (the owner of shop.example, signed in on
+ * 14 March 2026), in the formats the server really produces: the schemas' `examples` (an
+ * annotation; validation ignores it) take these, and the OpenAPI document samples them.
+ */
+export const EXAMPLE = {
+  email: 'owner@shop.example',
+  password: 'correct horse battery',
+  newPassword: 'battery staple horse correct',
+  accountId: 'acct_gIk7IMiKvwyRoaGe',
+  /** `pk_` + 32 base62, as `newApiKey` makes them. */
+  apiKey: 'pk_2QcRBAjcQykXt3RmUnKVa2WS9eaRbtxv',
+  signingSecret: 'whsec_G3ZmA7eynsMH8mlZqZeFSsF51MPB16FU',
+  /** A session JWT (HS256) for the account above, issued at `now`, valid 7 days. */
+  token:
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhY2N0X2dJazdJTWlLdnd5Um9hR2UiLCJpYXQiOjE3NzM0ODA0MTMuNDEyLCJleHAiOjE3NzQwODUyMTN9.2N-uELCVD7ND4WwAQZ2Z4nr8fu2Z-ljnhySm_zueaxQ',
+  /** A visitor context token for `cust_42` on bmi at shop.example, signed with the secret above. */
+  context:
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJjdXN0XzQyIiwiY2FsYyI6ImJtaSIsIm9yaWdpbiI6Imh0dHBzOi8vc2hvcC5leGFtcGxlIiwiZXhwIjoxNzczNDg0MDEzfQ.U2HV33BMaKWoDu4SWilTWQsFlaeE2WNJ6dPQkeLFtlM',
+  visitor: 'cust_42',
+  calcId: 'bmi',
+  origin: 'https://shop.example',
+  webhookUrl: 'https://api.shop.example/prefill',
+  publicUrl: 'https://calc.shop.example',
+  /** Pre-fill values a webhook answers for bmi. */
+  values: { weightKg: 82.5, heightCm: 178 },
+  accountCreatedAt: '2026-02-03T10:12:44.518Z',
+  domainCreatedAt: '2026-02-03T10:15:02.731Z',
+  now: '2026-03-14T09:26:53.412Z',
+  tokenExpiresAt: '2026-03-21T09:26:53.000Z',
+  previousSecretValidUntil: '2026-03-15T09:26:53.412Z',
+  lastPullAt: '2026-03-14T09:21:07.164Z',
+  period: '2026-03',
+  monthStart: '2026-03-01',
+  today: '2026-03-14',
+  runsOutOn: '2026-03-27',
+  /** As `requestIdOf` generates them: the process's prefix and a counter. */
+  requestId: '3f9c0a5e7b21-1k2',
+} as const;
+
 /** The one error envelope, as a schema for the OpenAPI document. */
 export const ErrorResponse = t.Object(
   {
@@ -15,7 +55,7 @@ export const ErrorResponse = t.Object(
 );
 
 /** Calculator ids as they appear in paths: lower-case words joined by dashes. */
-export const CalcIdParam = t.Object({ calcId: t.String({ pattern: CALC_ID_PATTERN }) });
+export const CalcIdParam = t.Object({ calcId: t.String({ pattern: CALC_ID_PATTERN, examples: [EXAMPLE.calcId] }) });
 
 /**
  * `detail.responses` for an answer the handler serialises itself: documented in the

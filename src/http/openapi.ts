@@ -1,6 +1,6 @@
 import { sample } from 'openapi-sampler';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
-import { ERROR_DOCS } from './error-docs.ts';
+import { ERROR_DOCS, ERROR_EXAMPLES } from './error-docs.ts';
 import { ErrorResponse } from './model.ts';
 
 export interface RouteLike {
@@ -55,7 +55,9 @@ export interface ApiInfo {
  * An OpenAPI 3.1 document built from the routes Elysia registered: the same TypeBox
  * schemas that validate requests describe them, so the document cannot drift. Error
  * answers are shared components (one per status, an example per code); every request
- * body, parameter and answer carries an example, sampled from its schema.
+ * body, parameter and answer carries an example, sampled from its schema (whose `examples`
+ * hold real values: the sampler's own filler, such as "string", would say nothing), and
+ * every operation a curl sample built from those examples.
  */
 export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -80,10 +82,25 @@ export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
     if (hooks.detail?.security) operation.security = hooks.detail.security;
     const parameters = [...parametersOf(hooks.params, 'path'), ...parametersOf(hooks.query, 'query')];
     if (parameters.length > 0) operation.parameters = parameters;
+    let body: unknown;
     if (hooks.body) {
       const schema = plain(hooks.body);
-      operation.requestBody = { required: true, content: { [JSON_TYPE]: { schema, example: exampleOf(schema) } } };
+      body = exampleOf(schema);
+      operation.requestBody = { required: true, content: { [JSON_TYPE]: { schema, example: body } } };
     }
+    operation['x-codeSamples'] = [
+      {
+        lang: 'Shell',
+        label: 'curl',
+        source: curlSample({
+          method: route.method,
+          url: info.publicUrl + path,
+          parameters,
+          body,
+          security: operation.security,
+        }),
+      },
+    ];
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation;
   }
@@ -122,7 +139,7 @@ function errorResponses(): Record<string, unknown> {
           examples: Object.fromEntries(
             codes.map((code) => [
               code,
-              { summary: ERROR_DOCS[code], value: { error: { code, message: ERROR_DOCS[code] } } },
+              { summary: ERROR_DOCS[code], value: { error: { code, ...ERROR_EXAMPLES[code] } } },
             ]),
           ),
         },
@@ -183,16 +200,17 @@ curl -s ${base}/v1/auth/login -H 'Content-Type: application/json' \\
 Send the token on owner routes:
 
 \`\`\`sh
-TOKEN=$(curl -s ${base}/v1/auth/login -H 'Content-Type: application/json' \\
+CALC_TOKEN=$(curl -s ${base}/v1/auth/login -H 'Content-Type: application/json' \\
   -d '{"email": "owner@shop.example", "password": "correct horse battery"}' | jq -r .token)
 
-curl -s ${base}/v1/account -H "Authorization: Bearer $TOKEN"
-curl -s ${base}/v1/domains -H "Authorization: Bearer $TOKEN" \\
+curl -s ${base}/v1/account -H "Authorization: Bearer $CALC_TOKEN"
+curl -s ${base}/v1/domains -H "Authorization: Bearer $CALC_TOKEN" \\
   -H 'Content-Type: application/json' -d '{"domain": "https://shop.example"}'
 \`\`\`
 
-The CLI does the same: \`calc login\`, then \`calc whoami\`. A token stops working when it
-expires, on \`POST /v1/auth/logout\`, or when the password changes.
+The CLI does the same: \`calc login\`, then \`calc whoami\` (it also reads \`CALC_TOKEN\`). Each
+route below has its own curl call, with \`$CALC_TOKEN\` where it needs the token. A token stops
+working when it expires, on \`POST /v1/auth/logout\`, or when the password changes.
 
 ## Calling a widget route
 
@@ -214,6 +232,51 @@ function parametersOf(schema: unknown, where: 'path' | 'query') {
     schema: property,
     example: exampleOf(property),
   }));
+}
+
+interface CurlRequest {
+  method: string;
+  /** The public URL with the path template: `{name}` is replaced by the parameter's example. */
+  url: string;
+  parameters: { name: string; in: 'path' | 'query'; example?: unknown }[];
+  body: unknown;
+  security: unknown;
+}
+
+/**
+ * An operation's curl call, from its examples: path and query parameters, the token where
+ * the operation requires one (`$CALC_TOKEN`, expanded by the shell), the JSON body, and for
+ * a page's call (a widget key and the page's domain in the body, no token) the `Origin`
+ * header a browser sends, which must name that domain.
+ */
+function curlSample({ method, url, parameters, body, security }: CurlRequest): string {
+  const pathExample = (name: string) =>
+    parameters.find((parameter) => parameter.name === name && parameter.in === 'path')?.example;
+  let target = url.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(pathExample(name))));
+  const query = parameters
+    .filter((parameter) => parameter.in === 'query' && parameter.example !== undefined)
+    .map(({ name, example }) => `${encodeURIComponent(name)}=${encodeURIComponent(String(example))}`);
+  if (query.length > 0) target += `?${query.join('&')}`;
+  // curl sends GET, or POST with `-d`: any other combination needs `-X`.
+  const implied = body === undefined ? 'GET' : 'POST';
+  const lines = [`curl -s${method === implied ? '' : ` -X ${method}`} ${shellQuote(target)}`];
+  const needsToken =
+    Array.isArray(security) &&
+    security.length > 0 &&
+    security.every((requirement) => Object.keys(requirement as object).length > 0);
+  if (needsToken) lines.push('-H "Authorization: Bearer $CALC_TOKEN"');
+  if (body !== undefined) {
+    const page = body as { apiKey?: unknown; domain?: unknown };
+    if (!needsToken && typeof page.apiKey === 'string' && typeof page.domain === 'string')
+      lines.push(`-H ${shellQuote(`Origin: ${page.domain}`)}`);
+    lines.push(`-H ${shellQuote(`Content-Type: ${JSON_TYPE}`)}`, `-d ${shellQuote(JSON.stringify(body))}`);
+  }
+  return lines.join(' \\\n  ');
+}
+
+/** A word for a POSIX shell: bare when it has nothing the shell reads, else in single quotes. */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 function tagOf(path: string): string {

@@ -1,30 +1,39 @@
 import { t, type Static } from 'elysia';
+import { EXAMPLE } from '../../http/model.ts';
 import { QuotaStatus } from '../usage/model.ts';
 import { PLANS } from '../../plans.ts';
 
 export const Credentials = t.Object({
-  email: t.String({ minLength: 3, maxLength: 254, description: 'Sign-in email address' }),
-  password: t.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters' }),
+  email: t.String({ minLength: 3, maxLength: 254, description: 'Sign-in email address', examples: [EXAMPLE.email] }),
+  password: t.String({
+    minLength: 10,
+    maxLength: 1024,
+    description: 'At least 10 characters',
+    examples: [EXAMPLE.password],
+  }),
 });
 
 const Account = t.Object({
-  id: t.String(),
-  email: t.String(),
+  id: t.String({ examples: [EXAMPLE.accountId] }),
+  email: t.String({ examples: [EXAMPLE.email] }),
   plan: t.UnionEnum(PLANS),
-  apiKey: t.String({ description: 'Public widget key (pk_…): embedded in pages, not secret' }),
-  createdAt: t.String({ format: 'date-time' }),
+  apiKey: t.String({
+    description: 'Public widget key (pk_…): embedded in pages, not secret',
+    examples: [EXAMPLE.apiKey],
+  }),
+  createdAt: t.String({ format: 'date-time', examples: [EXAMPLE.accountCreatedAt] }),
 });
 
 export const Session = t.Object({
-  token: t.String({ description: 'JWT for Authorization: Bearer …' }),
-  expiresAt: t.String({ format: 'date-time' }),
+  token: t.String({ description: 'JWT for Authorization: Bearer …', examples: [EXAMPLE.token] }),
+  expiresAt: t.String({ format: 'date-time', examples: [EXAMPLE.tokenExpiresAt] }),
   account: Account,
 });
 
 export const AccountOverview = t.Object({
   account: Account,
   usage: QuotaStatus,
-  publicUrl: t.String({ description: 'Base URL for embed snippets' }),
+  publicUrl: t.String({ description: 'Base URL for embed snippets', examples: [EXAMPLE.publicUrl] }),
 });
 
 export type AccountJson = Static<typeof Account>;
@@ -32,17 +41,35 @@ export type AccountJson = Static<typeof Account>;
 export const AccountEnvelope = t.Object({ account: Account });
 
 export const PasswordChange = t.Object({
-  currentPassword: t.String({ minLength: 1, maxLength: 1024, description: 'The password in use now' }),
-  newPassword: t.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters' }),
+  currentPassword: t.String({
+    minLength: 1,
+    maxLength: 1024,
+    description: 'The password in use now',
+    examples: [EXAMPLE.password],
+  }),
+  newPassword: t.String({
+    minLength: 10,
+    maxLength: 1024,
+    description: 'At least 10 characters',
+    examples: [EXAMPLE.newPassword],
+  }),
 });
 
 export const NewToken = t.Object({
-  token: t.String({ description: 'JWT for Authorization: Bearer …; every other token of the account stops working' }),
-  expiresAt: t.String({ format: 'date-time' }),
+  token: t.String({
+    description: 'JWT for Authorization: Bearer …; every other token of the account stops working',
+    examples: [EXAMPLE.token],
+  }),
+  expiresAt: t.String({ format: 'date-time', examples: [EXAMPLE.tokenExpiresAt] }),
 });
 
 export const PasswordConfirmation = t.Object({
-  password: t.String({ minLength: 1, maxLength: 1024, description: "The account's password" }),
+  password: t.String({
+    minLength: 1,
+    maxLength: 1024,
+    description: "The account's password",
+    examples: [EXAMPLE.password],
+  }),
 });
 
 export const Done = t.Object({ ok: t.Literal(true) });

@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { EXAMPLE } from '../../http/model.ts';
 import { REDACTED } from '../../webhook/headers.ts';
 import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
 import { VISITOR_PATTERN } from '../visitor-context/token.ts';
@@ -7,10 +8,12 @@ const WebhookInput = t.Object({
   url: t.String({
     maxLength: 2048,
     description: "http(s) URL of the owner's endpoint; must resolve to public addresses only",
+    examples: [EXAMPLE.webhookUrl],
   }),
   headers: t.Optional(
     t.Record(t.String(), t.String(), {
       description: `Sent with the GET; values are stored encrypted and shown as "${REDACTED}". Send "${REDACTED}" back to keep a stored value.`,
+      examples: [{ Authorization: 'Bearer shop-prefill-5f2c9e81' }],
     }),
   ),
 });
@@ -20,32 +23,39 @@ export const ConfigBody = t.Object({
 });
 
 /** The dashboard's live preview asks for one calculator as its account would load it. */
-export const PreviewBody = t.Object({ calcId: t.String({ maxLength: 64, description: 'Calculator id, e.g. bmi' }) });
+export const PreviewBody = t.Object({
+  calcId: t.String({ maxLength: 64, description: 'Calculator id, e.g. bmi', examples: [EXAMPLE.calcId] }),
+});
 
 export const Outcome = t.UnionEnum(PULL_OUTCOMES);
 
 /** The last webhook outcome of a calculator, for the owner's diagnostics. */
 export const WebhookStatus = t.Object({
-  at: t.String({ format: 'date-time' }),
+  at: t.String({ format: 'date-time', examples: [EXAMPLE.lastPullAt] }),
   outcome: Outcome,
-  httpStatus: t.Union([t.Integer(), t.Null()]),
-  durationMs: t.Number(),
+  httpStatus: t.Union([t.Integer(), t.Null()], { examples: [200] }),
+  durationMs: t.Number({ examples: [143] }),
 });
 
 export const ConfigAnswer = t.Object({
-  calcId: t.String(),
+  calcId: t.String({ examples: [EXAMPLE.calcId] }),
   config: t.Object({
-    webhook: t.Optional(t.Object({ url: t.String(), headers: t.Record(t.String(), t.Literal(REDACTED)) })),
+    webhook: t.Optional(
+      t.Object({
+        url: t.String({ examples: [EXAMPLE.webhookUrl] }),
+        headers: t.Record(t.String(), t.Literal(REDACTED), { examples: [{ Authorization: REDACTED }] }),
+      }),
+    ),
   }),
   webhookStatus: t.Union([WebhookStatus, t.Null()]),
 });
 
 export const TestAnswer = t.Object({
   outcome: Outcome,
-  httpStatus: t.Union([t.Integer(), t.Null()]),
-  durationMs: t.Number(),
-  values: t.Record(t.String(), t.Union([t.Number(), t.String()])),
-  ignoredKeys: t.Array(t.String()),
+  httpStatus: t.Union([t.Integer(), t.Null()], { examples: [200] }),
+  durationMs: t.Number({ examples: [143] }),
+  values: t.Record(t.String(), t.Union([t.Number(), t.String()]), { examples: [EXAMPLE.values] }),
+  ignoredKeys: t.Array(t.String(), { examples: [['loyaltyTier']] }),
 });
 
 export const TestBody = t.Object({
@@ -53,6 +63,7 @@ export const TestBody = t.Object({
     t.String({
       pattern: VISITOR_PATTERN,
       description: 'Make the test pull as this visitor (Calc-Visitor): 1–128 printable ASCII characters',
+      examples: [EXAMPLE.visitor],
     }),
   ),
 });

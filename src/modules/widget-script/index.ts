@@ -1,4 +1,4 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import { AppError } from '../../errors.ts';
 import { bundleWidgetScript } from './bundle.macro.ts' with { type: 'macro' };
 import type { BuiltFile } from './bundle.macro.ts';
@@ -90,6 +90,10 @@ export function widgetScriptModule() {
         if (!pack) throw new AppError('not_found', 'There is no such language pack.');
         return respond(request, pack);
       },
-      { detail: { summary: 'A language pack of the widget (content-hashed name, cached for a year)' } },
+      {
+        // The names hold a content hash: the reference's example is a pack this build serves.
+        params: t.Object({ file: t.String({ examples: [...packs.keys()].slice(0, 1) }) }),
+        detail: { summary: 'A language pack of the widget (content-hashed name, cached for a year)' },
+      },
     );
 }
