@@ -61,14 +61,22 @@ export abstract class BaseCommand extends Command {
   }
 
   protected fail(message: string, exitCode: number, code?: string): never {
-    if (this.jsonEnabled()) {
-      // stdout stays empty on failure: scripts read the error from stderr.
-      // JSON escapes C0 controls itself; the rest (C1, format characters) too, still valid JSON.
-      const json = { error: { code: code ?? FALLBACK_CODES[exitCode] ?? 'failed', message } };
-      process.stderr.write(`${printableLines(JSON.stringify(json))}\n`);
-    } else {
-      process.stderr.write(`Error: ${printableLines(message)}\n`);
-    }
+    writeError(message, exitCode, code, this.jsonEnabled());
     this.exit(exitCode);
+  }
+}
+
+/**
+ * Prints a failure to stderr: the `--json` error shape or one `Error:` line. Also used for
+ * an unknown command, which fails before any command (and its `catch`) exists.
+ */
+export function writeError(message: string, exitCode: number, code: string | undefined, json: boolean): void {
+  if (json) {
+    // stdout stays empty on failure: scripts read the error from stderr.
+    // JSON escapes C0 controls itself; the rest (C1, format characters) too, still valid JSON.
+    const body = { error: { code: code ?? FALLBACK_CODES[exitCode] ?? 'failed', message } };
+    process.stderr.write(`${printableLines(JSON.stringify(body))}\n`);
+  } else {
+    process.stderr.write(`Error: ${printableLines(message)}\n`);
   }
 }

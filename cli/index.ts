@@ -1,5 +1,6 @@
-import { Config, execute, Plugin } from '@oclif/core';
+import { Config, Errors, flush, handle, Plugin, run } from '@oclif/core';
 import pjson from '../package.json' with { type: 'json' };
+import { EXIT, writeError } from './base-command.ts';
 import { commands } from './commands.ts';
 
 /**
@@ -26,5 +27,30 @@ export async function runCli(argv: string[]): Promise<void> {
   // its explicit strategy fills after importing the target module (pinned @oclif/core).
   (plugin as unknown as { commandCache: Record<string, unknown> }).commandCache = commands;
   await plugin.load();
-  await execute({ args: argv, loadOptions: { root, pjson: pjson as never, plugins: new Map([[pjson.name, plugin]]) } });
+  // oclif's `execute`, except that an unknown command under --json gets the JSON error shape.
+  await run(argv, { root, pjson: pjson as never, plugins: new Map([[pjson.name, plugin]]) })
+    .then(() => void flush())
+    .catch((error) => {
+      const id = unknownCommand(error);
+      if (id === undefined || !jsonRequested(argv)) return handle(error);
+      const exitCode = error.oclif?.exit ?? EXIT.usage;
+      writeError(`calc has no command "${id}"; see calc --help.`, exitCode, 'usage', true);
+      process.exit(exitCode);
+    });
+}
+
+/**
+ * The command an unknown-command error names, spelled as typed ("keys bogus"). It fails
+ * inside oclif before any BaseCommand, whose `catch` prints `--json` errors, exists; oclif
+ * says only `command keys:bogus not found` (pinned @oclif/core).
+ */
+function unknownCommand(error: unknown): string | undefined {
+  if (!(error instanceof Errors.CLIError)) return undefined;
+  return /^command (\S+) not found$/.exec(error.message)?.[1]?.replaceAll(':', ' ');
+}
+
+/** `--json` among the flags (not after `--`, where it would be an argument). */
+function jsonRequested(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 }

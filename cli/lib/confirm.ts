@@ -28,9 +28,14 @@ export async function confirmAction(warning: string, question: string): Promise<
  * (an email) back; anywhere else the command refuses and names `--yes`.
  */
 export async function confirmByTyping(expected: string, warning: string): Promise<void> {
-  if (!canPrompt()) throw new CliFailure(`${warning} Standard input is not a terminal: pass --yes to confirm.`);
+  if (!canPrompt())
+    throw new CliFailure(
+      `${warning} Standard input is not a terminal: pass --yes to confirm.`,
+      EXIT.failure,
+      'confirmation_required',
+    );
   process.stderr.write(`${warning}\n`);
   const typed = await prompt(`Type ${expected} to confirm: `, { hidden: false });
   if (typed.trim().toLowerCase() !== expected.trim().toLowerCase())
-    throw new CliFailure('The email typed does not match; nothing was deleted.');
+    throw new CliFailure('The email typed does not match; nothing was deleted.', EXIT.failure, 'cancelled');
 }

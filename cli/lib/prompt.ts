@@ -1,4 +1,4 @@
-import { CliFailure } from '../base-command.ts';
+import { CliFailure, EXIT } from '../base-command.ts';
 
 /** True when a person can answer prompts: standard input is a terminal. */
 export function canPrompt(): boolean {
@@ -43,7 +43,8 @@ export function prompt(question: string, options: { hidden: boolean }): Promise<
       if (text.startsWith('\u001b')) return;
       for (const char of text) {
         if (ENTER.has(char)) return finish(null);
-        if (char === CTRL_C || (char === CTRL_D && answer === '')) return finish(new CliFailure('Cancelled.'));
+        if (char === CTRL_C || (char === CTRL_D && answer === ''))
+          return finish(new CliFailure('Cancelled.', EXIT.failure, 'cancelled'));
         if (BACKSPACE.has(char)) {
           if (answer !== '') echo('\b \b');
           answer = Array.from(answer).slice(0, -1).join('');

@@ -104,10 +104,14 @@ describe('calc config set-webhook', () => {
   });
 
   test("a URL that is not http(s) is refused locally; one the guard refuses gets the server's 422 message", async () => {
-    for (const url of ['not a url', 'ftp://127.0.0.2/x']) {
+    for (const url of ['notaurl', 'ftp://127.0.0.2/x']) {
       const result = await asExtra(['config', 'set-webhook', 'bmi', '--url', url]);
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toContain('--url');
+      const json = await asExtra(['config', 'set-webhook', 'bmi', '--url', url, '--json']);
+      expect(json.exitCode).toBe(1);
+      expect(json.stdout).toBe('');
+      expect(jsonOf<{ error: { code: string } }>(json.stderr).error.code).toBe('invalid_flag');
     }
     const loopback = await asExtra([
       'config',

@@ -65,7 +65,7 @@ describe('calc keys signing-secret', () => {
     expect(human.stdout).toContain(before.signingSecret);
     expect(human.stdout).toMatch(/Previous secret:\s+none/);
 
-    const rotated = await asOwner(['keys', 'signing-secret', '--rotate']);
+    const rotated = await asOwner(['keys', 'signing-secret', '--rotate', '--yes']);
     expect(rotated.exitCode).toBe(0);
     expect(rotated.stdout).toMatch(/Previous secret:\s+still valid until \d{4}-\d\d-\d\dT/);
     expect(rotated.stdout).not.toContain(before.signingSecret);

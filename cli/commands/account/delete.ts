@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { CliFailure } from '../../base-command.ts';
 import type { AccountOverviewBody, DoneBody } from '../../../src/api-bodies.ts';
-import { confirmByTyping } from '../../lib/confirm.ts';
+import { confirmByTyping, yesFlag } from '../../lib/confirm.ts';
 import { removeLogin } from '../../lib/credentials.ts';
 import { canPrompt, prompt } from '../../lib/prompt.ts';
 import { readSecretLine } from '../../lib/stdin.ts';
@@ -19,7 +19,7 @@ export default class AccountDelete extends OwnerCommand {
     'printf "%s\\n" "$CALC_PASSWORD" | <%= config.bin %> account delete --yes --password-stdin',
   ];
   static override flags = {
-    yes: Flags.boolean({ description: 'do not ask to type the email' }),
+    yes: yesFlag,
     'password-stdin': Flags.boolean({ description: 'read the password from the first line of standard input' }),
   };
 

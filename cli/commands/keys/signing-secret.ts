@@ -1,27 +1,34 @@
 import { Flags } from '@oclif/core';
 import { OwnerCommand } from '../../owner-command.ts';
 import type { SigningSecretBody } from '../../../src/api-bodies.ts';
+import { confirmAction, yesFlag } from '../../lib/confirm.ts';
 import { formatDetails } from '../../lib/details.ts';
 
 export default class KeysSigningSecret extends OwnerCommand {
   static override summary = 'Show the signing secret, or replace it with --rotate.';
   static override description =
     'The signing secret (whsec_…) signs every webhook GET (Calc-Signature) and the visitor context tokens your backend mints; keep it on your servers only. ' +
-    'After --rotate the previous secret keeps signing and verifying for 24 hours, time to update your backend. ' +
+    'After --rotate the previous secret keeps signing and verifying for 24 hours, time to update your backend; only one previous secret is kept, so rotating again within those 24 hours cuts the older one off at once. ' +
+    '--rotate asks first on a terminal; scripts pass --yes. ' +
     'With --json, stdout holds the body of GET (or, with --rotate, POST) /v1/account/signing-secret.';
   static override examples = [
     '<%= config.bin %> keys signing-secret',
     '<%= config.bin %> keys signing-secret --rotate',
-    '<%= config.bin %> keys signing-secret --json',
+    '<%= config.bin %> keys signing-secret --rotate --yes --json',
   ];
   static override flags = {
     rotate: Flags.boolean({ description: 'make a new secret; the previous one stays valid for 24 hours' }),
+    yes: yesFlag,
   };
 
   async run() {
     const { flags } = await this.parse(KeysSigningSecret);
     const api = this.api(flags);
     const path = '/v1/account/signing-secret';
+    if (flags.rotate && !flags.yes) {
+      const { body: current } = await api.get<SigningSecretBody>(path);
+      await confirmAction(rotationWarning(current), 'Rotate the signing secret?');
+    }
     const { body } = flags.rotate ? await api.post<SigningSecretBody>(path) : await api.get<SigningSecretBody>(path);
     this.log(
       formatDetails([
@@ -33,4 +40,13 @@ export default class KeysSigningSecret extends OwnerCommand {
     if (flags.rotate) this.log('Update your backend with the new secret within 24 hours.');
     return body;
   }
+}
+
+/** What a rotation breaks: the server keeps one previous secret, so a second rotation drops the first at once. */
+function rotationWarning(current: SigningSecretBody): string {
+  const later =
+    'The current secret works for 24 more hours only: then webhook calls are no longer signed with it (a backend verifying with it rejects them) and context tokens signed with it no longer name the visitor.';
+  return current.previousValidUntil === null
+    ? later
+    : `The secret replaced by the last rotation (valid until ${current.previousValidUntil}) stops working at once. ${later}`;
 }

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { removeAccount, toAccountJson } from '../../../../src/modules/accounts/service.ts';
 import { BaseCommand } from '../../../base-command.ts';
-import { confirmByTyping } from '../../../lib/confirm.ts';
+import { confirmByTyping, yesFlag } from '../../../lib/confirm.ts';
 import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';
 
 export default class AccountsDelete extends BaseCommand {
@@ -13,7 +13,7 @@ export default class AccountsDelete extends BaseCommand {
 
   static override flags = {
     email: Flags.string({ description: "the account's email", required: true }),
-    yes: Flags.boolean({ description: 'do not ask for confirmation' }),
+    yes: yesFlag,
     data: dataFlag,
     'database-url': databaseUrlFlag,
   };
