@@ -1,5 +1,5 @@
 /**
- * CLI start-up benchmark (issue: owner commands).
+ * CLI start-up benchmark: how long the compiled executable takes to start, answer and exit.
  *
  *  - `calc --help`: process start to exit of the compiled executable (oclif loads the
  *    command map and renders help; no network).

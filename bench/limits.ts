@@ -1,5 +1,6 @@
 /**
- * Per-client limit benchmarks (issue: abuse control).
+ * Per-client limit benchmarks: what the widget routes' rate limiter costs per load, and
+ * its memory.
  *
  *  - Throughput of POST /v1/widget/load with the per-client limiter on, against the same
  *    executable with it off (`--rate-widget-per-minute 0 --rate-widget-per-day 0`: the

@@ -1,5 +1,6 @@
 /**
- * Server core benchmarks (issue: server core).
+ * Server benchmarks: the widget routes against a bare `Bun.serve` baseline, cold start
+ * and memory.
  *
  *  - POST /v1/widget/load and /v1/widget/verify of the compiled executable versus the raw
  *    `Bun.serve` baseline (bench/raw-server.ts) on a copy of the same database: wrk pinned

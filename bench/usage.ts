@@ -1,5 +1,6 @@
 /**
- * Usage analytics benchmarks (issue: usage analytics).
+ * Usage analytics benchmarks: what per-day recording costs a widget load, the usage
+ * counter's memory, and the time of GET /v1/usage.
  *
  *  - Throughput of POST /v1/widget/load with per-day recording against the build before
  *    it: the same tree compiled twice, once as it is and once with the per-day count in

@@ -47,7 +47,7 @@ export function machineBusySeconds(countIrq = false): number {
 
 /**
  * Waits (at most maxWaitMs) for a half second in which the machine is nearly idle, so a
- * measurement does not start in the middle of a colleague's test run. Returns the wait.
+ * measurement does not start in the middle of another process's work. Returns the wait.
  */
 export async function waitForQuiet(maxWaitMs = 5000, threshold = MAX_INTERFERENCE, countIrq = true): Promise<number> {
   const started = performance.now();
