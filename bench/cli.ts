@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareBinary, startListening, type Binary } from './lib/processes.ts';
+import { binaryRecord, prepareBinary, startListening, type BinaryRecord } from './lib/processes.ts';
 import { quantile, round2 } from './lib/sampling.ts';
 import { signUpWithDomain } from './lib/api.ts';
 import {
@@ -32,7 +32,7 @@ const WARMUP = 3;
 const TARGET_MS = 60;
 
 export interface CliResults extends BenchResults {
-  binary: Binary;
+  binary: BinaryRecord;
   runsMs: Record<string, number[]>;
 }
 
@@ -83,7 +83,7 @@ export async function run(): Promise<CliResults> {
     const results: CliResults = {
       ...resultsHeader('cli'),
       rows,
-      binary,
+      binary: binaryRecord(binary),
       runsMs,
     };
     writeResults('cli', results);

@@ -45,7 +45,8 @@ import {
   prepareBinary,
   SERVER_CORE,
   startListening,
-  type Binary,
+  binaryRecord,
+  type BinaryRecord,
   type Started,
 } from './lib/processes.ts';
 import { memoryOf, waitForQuiet as waitForQuietMachine } from './lib/proc-stats.ts';
@@ -94,7 +95,7 @@ interface Comparison {
 
 export interface ServerResults extends BenchResults {
   config: Record<string, unknown>;
-  binary: Binary;
+  binary: BinaryRecord;
   routes: Record<string, Comparison>;
   /** Per route: product/raw req/s with both loaded at once on the server core (the throughput figure), SHARED_RUNS per round. */
   sharedCore: Record<string, number[]>;
@@ -482,7 +483,7 @@ export async function run(): Promise<ServerResults> {
         serverCore: SERVER_CORE,
         clientCore: CLIENT_CORE,
       },
-      binary,
+      binary: binaryRecord(binary),
       routes,
       sharedCore,
       bareSharedCore: bareShared,

@@ -37,7 +37,8 @@ import {
   runToEnd,
   SERVER_CORE,
   startListening,
-  type Binary,
+  binaryRecord,
+  type BinaryRecord,
 } from './lib/processes.ts';
 import { printTable, progress, resultsHeader, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
 import { leastDisturbed, MAX_INTERFERENCE, median, pairedMedian, round2, round3 } from './lib/sampling.ts';
@@ -98,7 +99,7 @@ export interface FetchMedians {
 
 export interface WebhookResults extends BenchResults {
   config: Record<string, unknown>;
-  binary: Binary;
+  binary: BinaryRecord;
   fetch: FetchBenchOutput & { medians: FetchMedians };
   loads: { pairs: LoadPair[]; kept: number[]; medians: Record<string, number> };
   hanging: { episodes: Episode[]; kept: number[] };
@@ -396,7 +397,7 @@ export async function run(): Promise<WebhookResults> {
         serverEnv,
         totalSeconds: Math.round((performance.now() - started) / 1000),
       },
-      binary,
+      binary: binaryRecord(binary),
       fetch: fetchResult,
       loads,
       hanging: { episodes: hanging.episodes, kept: hanging.kept },

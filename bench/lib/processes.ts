@@ -106,6 +106,10 @@ export interface Binary {
   note: string;
 }
 
+/** What a results file says of the executable: how it was made, not the temp path it had. */
+export type BinaryRecord = Omit<Binary, 'path'>;
+export const binaryRecord = ({ built, note }: Binary): BinaryRecord => ({ built, note });
+
 /**
  * Builds the current tree into a temp dir (cli/build.ts, without touching
  * dist/), so the bench measures the code in the tree; falls back to dist/calc.
