@@ -95,6 +95,8 @@ describe('calc config set-webhook', () => {
       expect(result.exitCode).toBe(1);
       noSecret(result);
     }
+    const asJson = await asExtra(['config', 'set-webhook', 'bmi', '--url', target.url('/'), '--header', 'x', '--json']);
+    expect(JSON.parse(asJson.stderr).error.code).toBe('invalid_flag');
     const fromStdin = await asExtra(
       ['config', 'set-webhook', 'bmi', '--url', target.url('/'), '--header-stdin'],
       `X-Ok: 1\nX-Bad\u0000: 2\n`,
