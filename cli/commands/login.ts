@@ -1,3 +1,4 @@
+import { PLAN_NAMES } from '../../src/plans.ts';
 import { OwnerCommand } from '../owner-command.ts';
 import type { SessionBody } from '../../src/api-bodies.ts';
 import { writeLogin } from '../lib/credentials.ts';
@@ -23,7 +24,7 @@ export default class Login extends OwnerCommand {
     const { body } = await api.post<SessionBody>('/v1/auth/login', { body: input, auth: false });
     writeLogin({ apiUrl: api.baseUrl, token: body.token, email: body.account.email, expiresAt: body.expiresAt });
     this.log(
-      `Signed in to ${api.baseUrl} as ${body.account.email} (${body.account.plan} plan) until ${body.expiresAt}.`,
+      `Signed in to ${api.baseUrl} as ${body.account.email} (${PLAN_NAMES[body.account.plan]} plan) until ${body.expiresAt}.`,
     );
     return body;
   }

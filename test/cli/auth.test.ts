@@ -25,7 +25,7 @@ describe('calc login', () => {
       env: { CALC_CONFIG_DIR: configDir },
     });
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain(`Signed in to ${session.url} as ${account.email} (base plan)`);
+    expect(result.stdout).toContain(`Signed in to ${session.url} as ${account.email} (Base plan)`);
     expect(result.stdout + result.stderr).not.toContain(account.password);
     const file = join(configDir, 'credentials.json');
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
