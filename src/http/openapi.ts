@@ -65,9 +65,10 @@ export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
     const { hooks } = route;
     if (hooks.detail?.hide || route.method === 'OPTIONS' || route.method === 'ALL') continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
+    // Answers documented in `detail` (built by the handler itself) say more than the default.
     const responses: Record<string, unknown> = {
-      ...withExamples(plain(hooks.detail?.responses) as Record<string, unknown> | undefined),
       ...responsesOf(hooks.response),
+      ...withExamples(plain(hooks.detail?.responses) as Record<string, unknown> | undefined),
     };
     // Every route can fail on our side; every body can be too large.
     if (hooks.body) responses['413'] ??= errorRef('413');

@@ -77,11 +77,22 @@ function respond(request: Request, file: Served): Response {
   return new Response(file.bodies[encoding], { headers });
 }
 
+/** How the reference documents a served file: its media type, and the 304 of a matching ETag. */
+function servedFile(contentType: string, description: string) {
+  return {
+    200: { description, content: { [contentType]: { schema: { type: 'string' as const } } } },
+    304: { description: 'Not modified: the If-None-Match ETag is current' },
+  };
+}
+
 /** Serves the embed script and its language packs, precompressed, with ETags for cheap revalidation. */
 export function widgetScriptModule() {
   return new Elysia({ tags: ['widget'] })
     .get('/widget.js', ({ request }) => respond(request, script), {
-      detail: { summary: 'The embed script (minified, precompressed)' },
+      detail: {
+        summary: 'The embed script (minified, precompressed)',
+        responses: servedFile(script.contentType, 'The script, gzip or brotli when accepted'),
+      },
     })
     .get(
       '/widget/i18n/:file',
@@ -93,7 +104,10 @@ export function widgetScriptModule() {
       {
         // The names hold a content hash: the reference's example is a pack this build serves.
         params: t.Object({ file: t.String({ examples: [...packs.keys()].slice(0, 1) }) }),
-        detail: { summary: 'A language pack of the widget (content-hashed name, cached for a year)' },
+        detail: {
+          summary: 'A language pack of the widget (content-hashed name, cached for a year)',
+          responses: servedFile('application/json; charset=utf-8', "The pack's texts, gzip or brotli when accepted"),
+        },
       },
     );
 }
