@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { binaryRecord, prepareBinary, startListening, type BinaryRecord } from './lib/processes.ts';
+import { binaryRecord, prepareBinary, serveCommand, startListening, type BinaryRecord } from './lib/processes.ts';
 import { quantile, round2 } from './lib/sampling.ts';
 import { signUpWithDomain } from './lib/api.ts';
 import {
@@ -42,7 +42,7 @@ export async function run(): Promise<CliResults> {
   try {
     const binary = prepareBinary(work);
     progress(`cli: executable ${binary.path} (${binary.note})`);
-    const server = await startListening([binary.path, 'serve', '--port', '0', '--data', join(work, 'data')]);
+    const server = await startListening(serveCommand(binary.path, join(work, 'data')));
     stopServer = server.stop;
     const { token } = await signUpWithDomain(server.url);
     const env = {

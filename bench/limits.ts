@@ -19,15 +19,15 @@
  * bench/results/limits.json. Tunables (env): BENCH_ROUNDS (default 4), BENCH_SHARED_RUNS
  * (default 3), BENCH_DURATION (s, default 3).
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileExecutable } from '../cli/build.ts';
 import { clientGroup } from '../src/limits/client-group.ts';
 import { createRateLimiter } from '../src/limits/rate-limiter.ts';
 import { ORIGIN, signUpWithDomain } from './lib/api.ts';
 import { pairedThroughput, ratioRow } from './lib/paired-throughput.ts';
-import { hasTaskset, inWorkDir, SERVER_CORE, startListening } from './lib/processes.ts';
+import { hasTaskset, inWorkDir, SERVER_CORE, serveCommand, startListening } from './lib/processes.ts';
 import { printTable, progress, resultsHeader, writeResults, type BenchResults, type Row } from './lib/report.ts';
+import { wrkRotationScript } from './lib/wrk.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SHARED_RUNS = Number(process.env.BENCH_SHARED_RUNS ?? 3);
@@ -43,7 +43,7 @@ const SIDES = {
 export const TARGETS = { throughputRatio: 0.95 };
 
 async function makeAccount(bin: string, dataDir: string): Promise<string> {
-  const server = await startListening([bin, 'serve', '--port', '0', '--data', dataDir, ...SIDES.off]);
+  const server = await startListening(serveCommand(bin, dataDir, SIDES.off));
   try {
     return (await signUpWithDomain(server.url)).apiKey;
   } finally {
@@ -60,32 +60,18 @@ function clientAddress(i: number): string {
 
 function writeScript(work: string, apiKey: string): string {
   const body = JSON.stringify({ apiKey, domain: ORIGIN, calcId: 'bmi' });
-  const script = join(work, 'limits-load.lua');
-  writeFileSync(
-    script,
-    [
-      'local requests = {}',
-      'init = function(args)',
-      `  local body = ${JSON.stringify(body)}`,
-      `  for i = 0, ${CLIENTS - 1} do`,
-      '    local client',
-      '    if i % 2 == 0 then',
-      `      client = string.format("198.%d.%d.%d", 18 + (math.floor(i / 65536) % 2), math.floor(i / 256) % 256, i % 256)`,
-      '    else',
-      `      client = string.format("2001:db8:%x:%x::%d", math.floor(i / 256), i % 256, (i % 7) + 1)`,
-      '    end',
-      `    requests[i + 1] = wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["Origin"] = ${JSON.stringify(ORIGIN)}, ["X-Forwarded-For"] = client }, body)`,
-      '  end',
-      'end',
-      'local i = 0',
-      'request = function()',
-      '  i = i % #requests + 1',
-      '  return requests[i]',
-      'end',
-      '',
-    ].join('\n'),
-  );
-  return script;
+  return wrkRotationScript(work, 'limits-load', [
+    `  local body = ${JSON.stringify(body)}`,
+    `  for i = 0, ${CLIENTS - 1} do`,
+    '    local client',
+    '    if i % 2 == 0 then',
+    `      client = string.format("198.%d.%d.%d", 18 + (math.floor(i / 65536) % 2), math.floor(i / 256) % 256, i % 256)`,
+    '    else',
+    `      client = string.format("2001:db8:%x:%x::%d", math.floor(i / 256), i % 256, (i % 7) + 1)`,
+    '    end',
+    `    requests[i + 1] = wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["Origin"] = ${JSON.stringify(ORIGIN)}, ["X-Forwarded-For"] = client }, body)`,
+    '  end',
+  ]);
 }
 
 async function throughput(work: string, bin: string) {
@@ -93,7 +79,7 @@ async function throughput(work: string, bin: string) {
   const apiKey = await makeAccount(bin, baseDir);
   const side = (label: keyof typeof SIDES) => ({
     label,
-    command: (dir: string) => [bin, 'serve', '--port', '0', '--data', dir, ...SIDES[label]],
+    command: (dir: string) => serveCommand(bin, dir, SIDES[label]),
   });
   return pairedThroughput({
     bench: 'limits',

@@ -26,7 +26,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { compileExecutable } from '../cli/build.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pinned, prepareBinary, SERVER_CORE, startListening } from './lib/processes.ts';
+import { pinned, prepareBinary, SERVER_CORE, serveCommand, startListening } from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
 import { progress, ROOT } from './lib/report.ts';
 import { median, round1 } from './lib/sampling.ts';
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
           : variant.startsWith('raw')
             ? [process.execPath, join(ROOT, 'bench', 'raw-server.ts'), dir, ...(variant === 'raw+log' ? ['--log'] : [])]
             : variant === 'exe'
-              ? [prepareBinary(work).path, 'serve', '--port', '0', '--data', dir, ...LIMIT_FLAGS]
+              ? serveCommand(prepareBinary(work).path, dir, LIMIT_FLAGS)
               : [process.execPath, import.meta.path, '--serve', variant, dir];
       const started = await startListening(pinned(SERVER_CORE, command), {
         stderrFile: join(work, `${variant.replace(/\W/g, '_')}.log`),

@@ -44,6 +44,7 @@ import {
   pinned,
   prepareBinary,
   SERVER_CORE,
+  serveCommand,
   startListening,
   binaryRecord,
   type BinaryRecord,
@@ -154,7 +155,7 @@ function perRound(pairs: Pair[]): string {
 
 async function coldStart(bin: string, dataDir: string, idleWaitMs: number): Promise<{ ms: number; idleRssMb: number }> {
   const started = performance.now();
-  const server = await startListening([bin, 'serve', '--port', '0', '--data', dataDir]);
+  const server = await startListening(serveCommand(bin, dataDir));
   let ms = Number.NaN;
   for (let attempt = 0; attempt < 200; attempt++) {
     try {
@@ -203,20 +204,14 @@ export async function run(): Promise<ServerResults> {
     // its per-client widget limits (given on every start) are ones that the loads of this
     // bench, all from one address with one key, never reach: the limiter still runs.
     const productDir = join(work, 'product-data');
-    const productCommand = [
-      binary.path,
-      'serve',
-      '--port',
-      '0',
-      '--data',
-      productDir,
+    const productCommand = serveCommand(binary.path, productDir, [
       '--quota-free',
       String(QUOTA),
       '--rate-widget-per-minute',
       String(QUOTA),
       '--rate-widget-per-day',
       String(QUOTA),
-    ];
+    ]);
     const setup = await start(productCommand, 'product-setup.log');
     const { apiKey } = await signUpWithDomain(setup.url);
     await stop(setup);

@@ -30,10 +30,11 @@ import { createUsageStore } from '../src/db/usage-store.ts';
 import { createUsageCounter } from '../src/usage/counter.ts';
 import { api, BENCH_PASSWORD, signUpWithDomain } from './lib/api.ts';
 import { pairedThroughput, ratioRow } from './lib/paired-throughput.ts';
-import { hasTaskset, inWorkDir, pinned, SERVER_CORE, startListening } from './lib/processes.ts';
+import { hasTaskset, inWorkDir, pinned, SERVER_CORE, serveCommand, startListening } from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
 import { printTable, progress, resultsHeader, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
 import { median, quantile, round1 } from './lib/sampling.ts';
+import { wrkRotationScript } from './lib/wrk.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SHARED_RUNS = Number(process.env.BENCH_SHARED_RUNS ?? 3);
@@ -90,7 +91,7 @@ function buildPair(work: string): { product: string; baseline: string } {
 
 /** An account with a wildcard origin, made through the API; answers its email and key. */
 async function makeAccount(bin: string, dataDir: string): Promise<{ email: string; apiKey: string }> {
-  const server = await startListening([bin, 'serve', '--port', '0', '--data', dataDir, ...SERVE_FLAGS]);
+  const server = await startListening(serveCommand(bin, dataDir, SERVE_FLAGS));
   try {
     return await signUpWithDomain(server.url, 'https://*.shop.example');
   } finally {
@@ -105,29 +106,18 @@ async function throughput(work: string, bins: { product: string; baseline: strin
   const requests = CALCULATORS.slice(0, 10).flatMap((calcId) =>
     DOMAINS.slice(0, 5).map((domain) => ({ origin: domain, body: JSON.stringify({ apiKey, domain, calcId }) })),
   );
-  const script = join(work, 'usage-load.lua');
-  writeFileSync(
-    script,
-    [
-      'local requests = {}',
-      'init = function(args)',
-      ...requests.map(
-        (r, i) =>
-          `  requests[${i + 1}] = wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["Origin"] = ${JSON.stringify(r.origin)} }, ${JSON.stringify(r.body)})`,
-      ),
-      'end',
-      'local i = 0',
-      'request = function()',
-      '  i = i % #requests + 1',
-      '  return requests[i]',
-      'end',
-      '',
-    ].join('\n'),
+  const script = wrkRotationScript(
+    work,
+    'usage-load',
+    requests.map(
+      (r, i) =>
+        `  requests[${i + 1}] = wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["Origin"] = ${JSON.stringify(r.origin)} }, ${JSON.stringify(r.body)})`,
+    ),
   );
 
   const side = (label: string, bin: string) => ({
     label,
-    command: (dir: string) => [bin, 'serve', '--port', '0', '--data', dir, ...SERVE_FLAGS],
+    command: (dir: string) => serveCommand(bin, dir, SERVE_FLAGS),
   });
   return pairedThroughput({
     bench: 'usage',
@@ -209,9 +199,7 @@ async function usageLatency(work: string, bin: string) {
   const dataDir = join(work, 'year-data');
   const { email } = await makeAccount(bin, dataDir);
   const rows = writeYear(dataDir, new Date());
-  const server = await startListening(
-    pinned(SERVER_CORE, [bin, 'serve', '--port', '0', '--data', dataDir, ...SERVE_FLAGS]),
-  );
+  const server = await startListening(pinned(SERVER_CORE, serveCommand(bin, dataDir, SERVE_FLAGS)));
   try {
     const { token } = await api(server.url, 'POST', '/v1/auth/login', { email, password: BENCH_PASSWORD });
     const today = new Date().toISOString().slice(0, 10);

@@ -32,6 +32,7 @@ import {
   pinned,
   prepareBinary,
   SERVER_CORE,
+  serveCommand,
   startListening,
   type Started,
 } from './lib/processes.ts';
@@ -114,20 +115,15 @@ export async function run() {
     const target = await startListening(
       pinned(CLIENT_CORE, [process.execPath, join(ROOT, 'bench', 'webhook-target.ts'), TARGET_HOST]),
     );
-    const serve = (dataDir: string) => [
-      binary.path,
-      'serve',
-      '--port',
-      '0',
-      '--data',
-      dataDir,
-      '--quota-extra',
-      String(QUOTA),
-      '--rate-widget-per-minute',
-      String(QUOTA),
-      '--rate-widget-per-day',
-      String(QUOTA),
-    ];
+    const serve = (dataDir: string) =>
+      serveCommand(binary.path, dataDir, [
+        '--quota-extra',
+        String(QUOTA),
+        '--rate-widget-per-minute',
+        String(QUOTA),
+        '--rate-widget-per-day',
+        String(QUOTA),
+      ]);
 
     // Each side: its own data directory, Extra accounts with the webhook, a token per account.
     const sides: Side[] = [];

@@ -36,6 +36,7 @@ import {
   prepareBinary,
   runToEnd,
   SERVER_CORE,
+  serveCommand,
   startListening,
   binaryRecord,
   type BinaryRecord,
@@ -166,18 +167,12 @@ export async function run(): Promise<WebhookResults> {
     stops.push(target.stop);
     const targetUrl = target.url;
     const dataDir = join(work, 'data');
-    const serveArgs = [
-      binary.path,
-      'serve',
-      '--port',
-      '0',
-      '--data',
-      dataDir,
+    const serveArgs = serveCommand(binary.path, dataDir, [
       '--quota-extra',
       String(QUOTA),
       '--quota-free',
       String(QUOTA),
-    ];
+    ]);
     // As deployed (docs/operations.md): Bun may run 1024 requests at once, so the server's
     // webhook cap is the documented 512 and all 500 hanging calls are really in flight.
     const serverEnv = { CALC_WEBHOOK_ALLOW_CIDRS: `${TARGET_HOST}/32`, BUN_CONFIG_MAX_HTTP_REQUESTS: '1024' };

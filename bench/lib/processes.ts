@@ -16,6 +16,11 @@ export function pinned(core: string, command: string[]): string[] {
   return hasTaskset ? ['taskset', '-c', core, ...command] : command;
 }
 
+/** `bin serve` on a free port with its data in `dataDir`, then the `extra` flags. */
+export function serveCommand(bin: string, dataDir: string, extra: readonly string[] = []): string[] {
+  return [bin, 'serve', '--port', '0', '--data', dataDir, ...extra];
+}
+
 const children = new Set<Subprocess>();
 
 /** Children still running when this process exits are killed. */

@@ -51,6 +51,30 @@ export function wrkScript(dir: string, name: string, body: string | string[]): s
   return file;
 }
 
+/**
+ * A wrk script whose `init` fills `requests` (1 to n) with the given Lua lines, each a
+ * request made once by wrk.format; the requests are then sent in turn.
+ */
+export function wrkRotationScript(dir: string, name: string, init: string[]): string {
+  const file = join(dir, `${name}.lua`);
+  writeFileSync(
+    file,
+    [
+      'local requests = {}',
+      'init = function(args)',
+      ...init,
+      'end',
+      'local i = 0',
+      'request = function()',
+      '  i = i % #requests + 1',
+      '  return requests[i]',
+      'end',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
 function toMs(text: string): number {
   const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
   if (!match) return Number.NaN;
