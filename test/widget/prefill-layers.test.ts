@@ -7,26 +7,13 @@ import { expect, setDefaultTimeout, test } from 'bun:test';
 import type { FieldValues } from '../../src/calculators/definition.ts';
 import { hostPage } from './support/servers.ts';
 import { events, field, resultValue, waitForEvent } from './support/widget-page.ts';
-import { useWidgetPage } from './support/widget-suite.ts';
+import { usePrefillSuite } from './support/widget-suite.ts';
 
 // Whole pages of widgets in a real browser: a loaded machine must not turn that into a failure.
 setDefaultTimeout(60_000);
 
-const prefills = new Map<string, () => Promise<FieldValues>>();
-
-const suite = useWidgetPage({
-  api: { prefill: async (account) => (await prefills.get(account.email)?.()) ?? {} },
-});
-
-/** A fresh account whose webhook answers `values`, after `gate` when given. */
-async function accountWithWebhook(values: FieldValues, gate?: Promise<void>): Promise<string> {
-  const { apiKey, email } = await suite.api.accountFor(suite.site.origin);
-  prefills.set(email, async () => {
-    await gate;
-    return values;
-  });
-  return apiKey;
-}
+// Each account's webhook answers with its own values (accountWithPrefill).
+const { suite, accountWithPrefill } = usePrefillSuite();
 
 const attribute = (json: string) => `data-units="metric" data-values='${json}'`;
 
@@ -105,7 +92,7 @@ test.each(TABLE)('precedence: $name', async (row) => {
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const apiKey = await accountWithWebhook(row.webhook, gate);
+  const apiKey = await accountWithPrefill(row.webhook, gate);
   await suite.page.goto(
     suite.site.page(
       `/${crypto.randomUUID()}`,
@@ -134,7 +121,7 @@ test.each(TABLE)('precedence: $name', async (row) => {
 });
 
 test('data-values in the displayed units: imperial weight and height keys, select options checked', async () => {
-  const apiKey = await accountWithWebhook({});
+  const apiKey = await accountWithPrefill({});
   await suite.page.goto(
     suite.site.page(
       `/${crypto.randomUUID()}`,

@@ -4,28 +4,13 @@
  * visitor typed in before the answer arrived keeps the visitor's value.
  */
 import { expect, test } from 'bun:test';
-import type { FieldValues } from '../../src/calculators/definition.ts';
 import { screenshot } from './support/browser.ts';
 import { hostPage } from './support/servers.ts';
 import { events, field, resultValue, waitForEvent } from './support/widget-page.ts';
-import { useWidgetPage } from './support/widget-suite.ts';
+import { usePrefillSuite } from './support/widget-suite.ts';
 
-// Each test's account gets its own pre-fill source, looked up by the account's email.
-const prefills = new Map<string, () => Promise<FieldValues>>();
-
-const suite = useWidgetPage({
-  api: { prefill: async (account) => (await prefills.get(account.email)?.()) ?? {} },
-});
-
-/** A fresh account whose loads answer with `values` (after `gate`, when given). */
-async function accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string> {
-  const { apiKey, email } = await suite.api.accountFor(suite.site.origin);
-  prefills.set(email, async () => {
-    await gate;
-    return values;
-  });
-  return apiKey;
-}
+// Each test's account gets its own pre-fill source.
+const { suite, accountWithPrefill } = usePrefillSuite();
 
 async function openBmi(apiKey: string, attributes: string): Promise<void> {
   await suite.page.goto(

@@ -1,6 +1,7 @@
 /** The setup every Chromium widget suite shares: the API, a host site, a browser and a recorded page per test. */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'bun:test';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { FieldValues } from '../../../src/calculators/definition.ts';
 import { HOOK_TIMEOUT_MS } from '../../helpers/timeouts.ts';
 import { launchChromium } from '../../helpers/chromium.ts';
 import type { PageRecord } from './browser.ts';
@@ -83,6 +84,32 @@ export function useWidgetPage(options: WidgetSuiteOptions = {}): WidgetSuite {
     },
     reopen,
   };
+}
+
+/**
+ * A widget suite whose API answers each account's loads with that account's own pre-fill
+ * values: `accountWithPrefill(values, gate?)` signs up a fresh account for the host site
+ * whose loads answer with `values` (after `gate`, when given) and gives its key.
+ */
+export function usePrefillSuite(options: Omit<WidgetSuiteOptions, 'api'> = {}): {
+  suite: WidgetSuite;
+  accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string>;
+} {
+  // Each account gets its own pre-fill source, looked up by the account's email.
+  const prefills = new Map<string, () => Promise<FieldValues>>();
+  const suite = useWidgetPage({
+    ...options,
+    api: { prefill: async (account) => (await prefills.get(account.email)?.()) ?? {} },
+  });
+  async function accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string> {
+    const { apiKey, email } = await suite.api.accountFor(suite.site.origin);
+    prefills.set(email, async () => {
+      await gate;
+      return values;
+    });
+    return apiKey;
+  }
+  return { suite, accountWithPrefill };
 }
 
 /** Collects the page's CSP violations in window.cspViolations, from before the first script runs. */
