@@ -1,3 +1,5 @@
+import { shellQuote } from './shell-word.ts';
+
 /**
  * The plans an account can be on, cheapest first, and how people read their names. The
  * database column, the API schemas, the CLI's flags, the dashboard and the OpenAPI
@@ -25,4 +27,9 @@ export const hasWebhooks = (plan: Plan): boolean => plan === WEBHOOK_PLAN.plan;
  * owner meets a plan limit, so that the message is not a dead end.
  */
 export const setPlanCommand = (email: string, plan: Plan): string =>
-  `calc admin accounts set-plan --email ${email} --plan ${plan}`;
+  `calc admin accounts set-plan --email ${shellQuote(email)} --plan ${plan}`;
+
+/** Why an account below the webhook's plan cannot save one, and what to do about it. */
+export const webhookPlanRequired = (account: { email: string; plan: Plan }): string =>
+  `Webhooks need the ${PLAN_NAMES[WEBHOOK_PLAN.plan]} plan (${WEBHOOK_PLAN.price}); this account is on the ${PLAN_NAMES[account.plan]} plan. ` +
+  `Whoever runs this server changes plans with \`${setPlanCommand(account.email, WEBHOOK_PLAN.plan)}\`.`;

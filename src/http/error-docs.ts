@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../errors.ts';
 import { EXAMPLE } from './model.ts';
+import { DEFAULT_PLAN, webhookPlanRequired } from '../plans.ts';
 
 /**
  * What each error code means and what the caller can do, as the API reference shows it
@@ -43,11 +44,7 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
     message: 'The API key is not valid. Copy it again from `calc embed` or your account page.',
   },
   invalid_credentials: { message: 'Email or password is wrong.' },
-  plan_required: {
-    message:
-      'Webhooks need the Extra plan (50 USD per month); this account is on the Free plan. ' +
-      `Whoever runs this server changes plans with \`calc admin accounts set-plan --email ${EXAMPLE.email} --plan extra\`.`,
-  },
+  plan_required: { message: webhookPlanRequired({ email: EXAMPLE.email, plan: DEFAULT_PLAN }) },
   domain_not_registered: { message: `${EXAMPLE.origin} is not registered for this API key.` },
   domain_pending: { message: `${EXAMPLE.origin} is waiting for the account owner's approval.` },
   origin_mismatch: { message: `The request comes from https://evil.example, not from ${EXAMPLE.origin}.` },

@@ -1,5 +1,6 @@
 import { sample } from 'openapi-sampler';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
+import { shellQuote } from '../shell-word.ts';
 import { ERROR_DOCS, ERROR_EXAMPLES } from './error-docs.ts';
 import { ErrorResponse } from './model.ts';
 
@@ -273,11 +274,6 @@ function curlSample({ method, url, parameters, body, security }: CurlRequest): s
     lines.push(`-H ${shellQuote(`Content-Type: ${JSON_TYPE}`)}`, `-d ${shellQuote(JSON.stringify(body))}`);
   }
   return lines.join(' \\\n  ');
-}
-
-/** A word for a POSIX shell: bare when it has nothing the shell reads, else in single quotes. */
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 function tagOf(path: string): string {

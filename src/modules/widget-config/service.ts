@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
-import { hasWebhooks, PLAN_NAMES, setPlanCommand, WEBHOOK_PLAN } from '../../plans.ts';
+import { hasWebhooks, webhookPlanRequired } from '../../plans.ts';
 import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { requireCalculator } from '../calculators/service.ts';
@@ -63,11 +63,7 @@ export async function saveConfig(
     return readConfig(deps, account.id, calcId);
   }
   if (!hasWebhooks(account.plan)) {
-    throw new AppError(
-      'plan_required',
-      `Webhooks need the ${PLAN_NAMES[WEBHOOK_PLAN.plan]} plan (${WEBHOOK_PLAN.price}); this account is on the ${PLAN_NAMES[account.plan]} plan. ` +
-        `Whoever runs this server changes plans with \`${setPlanCommand(account.email, WEBHOOK_PLAN.plan)}\`.`,
-    );
+    throw new AppError('plan_required', webhookPlanRequired(account));
   }
   const headers = await resolveRedacted(deps, account.id, calcId, webhook);
   const checked = validateWebhookHeaders(headers);
