@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureCompiled, ROOT, runCommand, startServe } from '../helpers/process.ts';
+import { type CliSession, startCliSession } from '../helpers/cli-session.ts';
 import { runOnTerminal } from '../helpers/pty.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { startTarget } from '../helpers/webhook-target.ts';
@@ -48,6 +49,13 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
     if (value !== undefined && !name.startsWith('CALC_') && name !== 'XDG_CONFIG_HOME') clean[name] = value;
   return { ...clean, NO_COLOR: '1', ...extra };
 }
+
+/**
+ * For helpers that add to the inherited environment instead of replacing it: the CLI's own
+ * variables set empty, which it reads as unset, so a developer's login, server or config
+ * directory is never used or overwritten.
+ */
+const NO_CLI_OVERRIDES = { CALC_CONFIG_DIR: '', CALC_API_URL: '', CALC_TOKEN: '', XDG_CONFIG_HOME: '' };
 
 /** True while any process of the group `pgid` is alive. */
 function groupAlive(pgid: number): boolean {
@@ -168,39 +176,22 @@ describe('README', () => {
     mkdirSync(join(ownerHome, '.local', 'bin'), { recursive: true });
     symlinkSync(join(ROOT, 'dist', 'calc'), join(ownerHome, '.local', 'bin', 'calc'));
     // The config directory is the default one in that home (~/.config/calc).
-    const ownerEnv = cleanEnv({ HOME: ownerHome, PATH: `${join(ownerHome, '.local', 'bin')}:${process.env.PATH}` });
-    const data = join(dir.path, 'owner-data');
-    // An Extra-plan account for the webhook, made by the operator beforehand.
-    const email = 'owner@shop.example';
-    const password = 'correct horse battery';
-    const created = await runCommand(
-      [join(ROOT, 'dist', 'calc')],
-      [
-        'admin',
-        'accounts',
-        'create',
-        '--email',
-        email,
-        '--plan',
-        'extra',
-        '--password-stdin',
-        '--data',
-        data,
-        '--json',
-      ],
-      { stdin: `${password}\n`, env: ownerEnv },
-    );
-    expect(created.exitCode, created.stderr).toBe(0);
-    const { apiKey } = JSON.parse(created.stdout).account;
-
+    const ownerEnv = cleanEnv({
+      ...NO_CLI_OVERRIDES,
+      HOME: ownerHome,
+      PATH: `${join(ownerHome, '.local', 'bin')}:${process.env.PATH}`,
+    });
     // The shop's API, on a loopback address the server is told to allow (docs/webhooks.md, "Test locally").
     const shopApi = startTarget('127.0.0.2', () => Response.json({ weightKg: 72.5, heightCm: 180 }));
-    let server: Awaited<ReturnType<typeof startServe>> | undefined;
+    let session: CliSession | undefined;
     try {
-      server = await startServe([join(ROOT, 'dist', 'calc')], ['--data', data], {
-        CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32',
+      session = await startCliSession({
+        command: [join(ROOT, 'dist', 'calc')],
+        serveEnv: { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' },
       });
-      const url = server.url;
+      // An Extra-plan account for the webhook, made by the operator beforehand.
+      const { email, password, apiKey } = await session.createAccount('extra', 'owner@shop.example');
+      const url = session.url;
       const moved = (line: string) =>
         line
           .replaceAll('https://calc.example.com', url)
@@ -244,19 +235,15 @@ describe('README', () => {
         if (raw.startsWith('calc login ')) {
           // Prompts for email and password: typed on a terminal, as a person does. A prompt
           // that never comes fails within 30 s rather than at the file's timeout.
-          let timer: Timer | undefined;
-          const noPrompt = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`${line}: no Email/Password prompt within 30 s`)), 30_000);
-          });
-          const typed = runOnTerminal(
+          const login = await runOnTerminal(
             [...inBash, `cd ${JSON.stringify(ROOT)} && ${line}`],
             [
               { waitFor: 'Email: ', type: `${email}\r` },
               { waitFor: 'Password: ', type: `${password}\r` },
             ],
             ownerEnv,
+            30_000,
           );
-          const login = await Promise.race([typed, noPrompt]).finally(() => clearTimeout(timer));
           expect(login.exitCode, `${line}\n${login.screen}`).toBe(0);
           expect(login.screen).toContain(`Signed in to ${url} as ${email} (Extra plan)`);
           expect(login.screen).not.toContain(password);
@@ -286,7 +273,7 @@ describe('README', () => {
       used.delete(-1);
       expect(used.size).toBe(checks.length);
     } finally {
-      await server?.stop();
+      await session?.[Symbol.asyncDispose]();
       await shopApi.stop();
     }
   });
