@@ -49,8 +49,10 @@ describe('route groups of the app', () => {
   });
 
   test("every route that takes a body follows its group's body rules and concerns", async () => {
-    // One widget call a minute per client and key: the widget group's concern refuses the second.
-    using app = testApp({ flags: { 'rate-widget-per-minute': 1 } });
+    // One widget call a minute per client and key: the widget group's concern refuses the
+    // second. The clock stands still, so both calls fall in one minute.
+    const now = new Date('2026-03-14T09:26:30Z');
+    using app = testApp({ flags: { 'rate-widget-per-minute': 1 }, now: () => now });
     let checked = 0;
     for (const { group, routes } of app.routeGroups) {
       for (const route of routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method))) {

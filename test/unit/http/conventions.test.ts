@@ -65,6 +65,9 @@ describe('Elysia route groups', () => {
     expect(await cors(call('GET', '/closed/item/7'))).toBeNull();
     expect(await cors(call('POST', '/closed/echo', '{broken'))).toBeNull();
     expect(await cors(call('GET', '/nowhere'))).toBeNull();
+    // No route, no body read: the 404 comes whatever size is declared.
+    const nowhere = await call('POST', '/nowhere', 'x', { 'content-length': String(100 * 1024 * 1024) });
+    expect([nowhere.status, nowhere.headers.get('access-control-allow-origin')]).toEqual([404, null]);
   });
 
   test('preflights are answered on any-origin paths only', async () => {
