@@ -1,7 +1,7 @@
 /**
  * `npm test`: the whole suite. Installs Debian chromium (the widget's browser tests),
- * php-cli (the PHP example of docs/webhooks.md) and postgresql (a throwaway server for
- * the PostgreSQL tests) when missing and this machine allows it (root with apt-get);
+ * php-cli (the PHP example of docs/webhooks.md), curl (the API reference's curl samples)
+ * and postgresql (a throwaway server for the PostgreSQL tests) when missing and this machine allows it (root with apt-get);
  * otherwise those tests fail and say what to install. Builds dist/calc first: e2e tests
  * run the real executable. Without file filters, runs the API suites a second time on
  * PostgreSQL.
@@ -36,6 +36,7 @@ function ensurePackage(binary: string, pkg: string, why: string): void {
 
 ensurePackage(CHROMIUM, 'chromium', 'the browser tests');
 ensurePackage('/usr/bin/php', 'php-cli', 'the PHP example of docs/webhooks.md');
+ensurePackage('/usr/bin/curl', 'curl', "the API reference's curl samples");
 // postgresql-common's cluster tool: present whenever Debian's postgresql server is.
 ensurePackage('/usr/bin/pg_ctlcluster', 'postgresql', 'the PostgreSQL tests');
 
