@@ -1,8 +1,9 @@
 import type { AccountOverviewBody } from '../../src/api-bodies.ts';
-import type { AccountJson } from '../../src/modules/accounts/model.ts';
 import { PLAN_NAMES, PLANS, setPlanCommand } from '../../src/plans.ts';
 
 type Quota = AccountOverviewBody['usage'];
+/** Who the warnings speak of: what the operator's command needs. */
+type Owner = Pick<AccountOverviewBody['account'], 'email' | 'plan'>;
 
 /** From this share of the month's quota on, owner commands warn. */
 const WARN_PERCENT = 80;
@@ -24,7 +25,7 @@ function nextMonth(period: string): string {
 }
 
 /** What the operator of a self-hosted server can do about a spent quota: a plan up, or a larger quota. */
-function moreLoads(account: Pick<AccountJson, 'email' | 'plan'>): string {
+function moreLoads(account: Owner): string {
   const larger = `the ${PLAN_NAMES[account.plan]} plan's quota with \`calc serve --quota-${account.plan} N\``;
   const next = PLANS[PLANS.indexOf(account.plan) + 1];
   return next === undefined
@@ -37,7 +38,7 @@ function moreLoads(account: Pick<AccountJson, 'email' | 'plan'>): string {
  * (at 80 % or more), and the day it runs out at the last 7 days' rate when that is
  * before the month ends.
  */
-export function quotaWarnings(quota: Quota, account: Pick<AccountJson, 'email' | 'plan'>): string[] {
+export function quotaWarnings(quota: Quota, account: Owner): string[] {
   if (quota.percent >= 100)
     return [
       `Warning: this month's quota is used up (${formatCount(quota.used)} of ${formatCount(quota.limit)} loads): widgets show "calculator unavailable" until ${nextMonth(quota.period)} (UTC). ${moreLoads(account)}`,

@@ -3,8 +3,8 @@ import { REDACTED } from '../../../src/webhook/headers.ts';
 import { api, messageOf } from '../api.ts';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { formatDateTime } from '../format.ts';
-import type { TestWebhookBody, WidgetConfigBody } from '../../../src/api-bodies.ts';
-import { hasWebhooks, PLAN_NAMES, type Plan, setPlanCommand, WEBHOOK_PLAN } from '../../../src/plans.ts';
+import type { AccountOverviewBody, TestWebhookBody, WidgetConfigBody } from '../../../src/api-bodies.ts';
+import { hasWebhooks, PLAN_NAMES, setPlanCommand, WEBHOOK_PLAN } from '../../../src/plans.ts';
 
 interface HeaderRow {
   id: number;
@@ -59,7 +59,11 @@ function Outcome(props: { title: string; result: TestWebhookBody }) {
  * sends a stored value back, so a stored one shows as "(stored)" and is kept unless the
  * owner types a new value.
  */
-export function WebhookForm(props: { calcId: string; account: { email: string; plan: Plan }; onChanged: () => void }) {
+export function WebhookForm(props: {
+  calcId: string;
+  account: Pick<AccountOverviewBody['account'], 'email' | 'plan'>;
+  onChanged: () => void;
+}) {
   const [loaded, setLoaded] = useState<WidgetConfigBody | null>(null);
   const [url, setUrl] = useState('');
   const [rows, setRows] = useState<HeaderRow[]>([]);
