@@ -34,7 +34,9 @@ export async function runCli(argv: string[]): Promise<void> {
       const id = unknownCommand(error);
       if (id === undefined || !jsonRequested(argv)) return handle(error);
       const exitCode = error.oclif?.exit ?? EXIT.usage;
-      writeError(`calc has no command "${id}"; see calc --help.`, exitCode, 'usage', true);
+      // `calc --json` alone names a flag where the command should be.
+      const message = id.startsWith('-') ? 'calc needs a command' : `calc has no command "${id}"`;
+      writeError(`${message}; see calc --help.`, exitCode, 'usage', true);
       process.exit(exitCode);
     });
 }

@@ -230,6 +230,11 @@ describe('--json errors always carry a code', () => {
     expect(JSON.parse(json.stderr)).toEqual({
       error: { code: 'usage', message: 'calc has no command "keys bogus"; see calc --help.' },
     });
+    const none = await session.calc(['--json']);
+    expect([none.exitCode, JSON.parse(none.stderr).error.message]).toEqual([
+      2,
+      'calc needs a command; see calc --help.',
+    ]);
   });
 });
 
