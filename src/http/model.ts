@@ -63,5 +63,10 @@ export const CalcIdParam = t.Object({ calcId: t.String({ pattern: CALC_ID_PATTER
  * reads the schema as JSON, so the OpenAPI typing is not needed.
  */
 export function documentedOk(schema: TSchema) {
-  return { description: 'OK', content: { 'application/json': { schema: schema as Record<string, unknown> } } };
+  return documentedAnswer('OK', schema);
+}
+
+/** The same, for an answer that needs its own words (one of several successful statuses). */
+export function documentedAnswer(description: string, schema: TSchema) {
+  return { description, content: { 'application/json': { schema: schema as Record<string, unknown> } } };
 }

@@ -99,6 +99,12 @@ describe('/openapi.json', () => {
         }
       }
     }
+    // Each successful status shows its own answer: a page's domain request, active or waiting.
+    const registered = doc.paths['/v1/widget/register-domain'].post.responses;
+    expect([200, 202].map((status) => registered[status].content['application/json'].example.domain.status)).toEqual([
+      'active',
+      'pending',
+    ]);
     // Each error code has an example under its status.
     for (const [code, status] of Object.entries(ERROR_STATUS)) {
       const shared = doc.components.responses[`Error${status}`];

@@ -1,4 +1,4 @@
-import { type Static, t } from 'elysia';
+import { type Static, t, type TSchema } from 'elysia';
 import { EXAMPLE } from '../../http/model.ts';
 
 export const DomainBody = t.Object({
@@ -9,15 +9,21 @@ export const DomainBody = t.Object({
   }),
 });
 
-const Domain = t.Object({
-  domain: t.String({ examples: [EXAMPLE.origin] }),
-  status: t.Union([t.Literal('active'), t.Literal('pending')]),
-  createdAt: t.String({ format: 'date-time', examples: [EXAMPLE.domainCreatedAt] }),
-});
+const domainWith = <S extends TSchema>(status: S) =>
+  t.Object({
+    domain: t.String({ examples: [EXAMPLE.origin] }),
+    status,
+    createdAt: t.String({ format: 'date-time', examples: [EXAMPLE.domainCreatedAt] }),
+  });
+
+const Domain = domainWith(t.Union([t.Literal('active'), t.Literal('pending')]));
 
 export type DomainJson = Static<typeof Domain>;
 
 export const DomainEnvelope = t.Object({ domain: Domain });
+/** A page's request for its origin, by answer: already active (200) or waiting (202). */
+export const ActiveDomainEnvelope = t.Object({ domain: domainWith(t.Literal('active')) });
+export const PendingDomainEnvelope = t.Object({ domain: domainWith(t.Literal('pending')) });
 export const DomainList = t.Object({ domains: t.Array(Domain) });
 
 export const RegisterDomainBody = t.Object({

@@ -2,9 +2,9 @@ import { Elysia } from 'elysia';
 import { toPublic } from '../../calculators/definition.ts';
 import type { CalculatorDefinition, FieldValues } from '../../calculators/definition.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
-import { ErrorResponse } from '../../http/model.ts';
+import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
-import { DomainEnvelope, RegisterDomainBody } from '../domains/model.ts';
+import { ActiveDomainEnvelope, DomainEnvelope, PendingDomainEnvelope, RegisterDomainBody } from '../domains/model.ts';
 import { LoadAnswer, VerifyAnswer, WidgetBody } from './model.ts';
 import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
 
@@ -137,7 +137,14 @@ export function widgetModule(deps: WidgetDeps) {
     {
       body: RegisterDomainBody,
       response: { 200: DomainEnvelope, 202: DomainEnvelope, ...widgetErrors },
-      detail: { summary: "Ask the owner to approve this page's origin (records a pending domain)" },
+      detail: {
+        summary: "Ask the owner to approve this page's origin (records a pending domain)",
+        // The reference shows each answer with its own status: active (200) or waiting (202).
+        responses: {
+          200: documentedAnswer('Already registered and active', ActiveDomainEnvelope),
+          202: documentedAnswer("Recorded: waiting for the owner's approval", PendingDomainEnvelope),
+        },
+      },
     },
   );
 }
