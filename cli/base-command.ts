@@ -28,6 +28,9 @@ export class CliFailure extends Error {
   }
 }
 
+/** A flag value the command cannot use, refused before anything is sent (`--json` code `invalid_flag`). */
+export const invalidFlag = (message: string): CliFailure => new CliFailure(message, EXIT.failure, 'invalid_flag');
+
 /**
  * Every command returns its data from `run()`: with `--json` oclif prints exactly that,
  * otherwise the command prints a human summary with `this.log`.

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { CliFailure, EXIT } from '../base-command.ts';
+import { invalidFlag } from '../base-command.ts';
 import { OwnerCommand } from '../owner-command.ts';
 import type { AccountOverviewBody, CalculatorBody } from '../../src/api-bodies.ts';
 import { calcIdArg, calcIdSegment } from '../lib/calc-id.ts';
@@ -66,11 +66,7 @@ function localeOf(text: string): string {
     const [canonical] = Intl.getCanonicalLocales(text);
     if (canonical) return canonical;
   } catch {}
-  throw new CliFailure(
-    `--locale "${text}" is not a language tag such as en-US, de-DE or fr.`,
-    EXIT.failure,
-    'invalid_flag',
-  );
+  throw invalidFlag(`--locale "${text}" is not a language tag such as en-US, de-DE or fr.`);
 }
 
 /** `--values`: a JSON object of numbers and strings (what the widget accepts from data-values). */
@@ -88,12 +84,7 @@ function valuesOf(text: string): Record<string, number | string> {
     Object.values(parsed).every(
       (value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)),
     );
-  if (!valid)
-    throw new CliFailure(
-      `--values must be a JSON object of numbers and strings, such as '{"weightKg": 80}'.`,
-      EXIT.failure,
-      'invalid_flag',
-    );
+  if (!valid) throw invalidFlag(`--values must be a JSON object of numbers and strings, such as '{"weightKg": 80}'.`);
   return parsed as Record<string, number | string>;
 }
 
@@ -102,10 +93,8 @@ function checkKeys(values: Record<string, number | string>, definition: Calculat
   const known = new Set((definition.calculator.fields ?? []).map((field) => field.key));
   const unknown = Object.keys(values).filter((key) => !known.has(key));
   if (unknown.length > 0)
-    throw new CliFailure(
+    throw invalidFlag(
       `--values: ${definition.calculator.id} has no field ${unknown.map((key) => `"${key}"`).join(', ')} (its keys: ${[...known].join(', ')}).`,
-      EXIT.failure,
-      'invalid_flag',
     );
 }
 
@@ -113,11 +102,7 @@ function checkKeys(values: Record<string, number | string>, definition: Calculat
 function currencyOf(text: string): string {
   const code = text.trim().toUpperCase();
   if (/^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code)) return code;
-  throw new CliFailure(
-    `--currency "${text}" is not an ISO 4217 currency code such as EUR, USD or GBP.`,
-    EXIT.failure,
-    'invalid_flag',
-  );
+  throw invalidFlag(`--currency "${text}" is not an ISO 4217 currency code such as EUR, USD or GBP.`);
 }
 
 /** Escapes a value for a double-quoted HTML attribute. */

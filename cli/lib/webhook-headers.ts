@@ -1,11 +1,8 @@
 import { HEADER_NAME } from '../../src/webhook/headers.ts';
-import { CliFailure, EXIT } from '../base-command.ts';
+import { invalidFlag } from '../base-command.ts';
 import { printable } from './printable.ts';
 
 const FORBIDDEN_IN_VALUE = /[\r\n\0]/;
-
-/** A header flag or line that cannot be sent: refused like any bad flag value. */
-const badHeader = (message: string) => new CliFailure(message, EXIT.failure, 'invalid_flag');
 
 /**
  * Parses "Name: value" lines (from --header flags and --header-stdin) into the
@@ -17,18 +14,18 @@ export function parseHeaderLines(lines: { text: string; where: string }[]): Reco
   const seen = new Set<string>();
   for (const { text, where } of lines) {
     const colon = text.indexOf(':');
-    if (colon < 0) throw badHeader(`${where} is not "Name: value" (no colon).`);
+    if (colon < 0) throw invalidFlag(`${where} is not "Name: value" (no colon).`);
     const name = text.slice(0, colon).trim();
     // Optional whitespace around a value is not part of it (RFC 9110 §5.5).
     const value = text.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
     if (!HEADER_NAME.test(name))
-      throw badHeader(
+      throw invalidFlag(
         `${where}: header name ${printable(name)} is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~).`,
       );
     if (FORBIDDEN_IN_VALUE.test(value))
-      throw badHeader(`${where}: the value of ${name} contains a line break or NUL character.`);
+      throw invalidFlag(`${where}: the value of ${name} contains a line break or NUL character.`);
     const key = name.toLowerCase();
-    if (seen.has(key)) throw badHeader(`Header ${name} is given more than once.`);
+    if (seen.has(key)) throw invalidFlag(`Header ${name} is given more than once.`);
     seen.add(key);
     headers[name] = value;
   }

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { CliFailure, EXIT } from '../../base-command.ts';
+import { invalidFlag } from '../../base-command.ts';
 import { OwnerCommand } from '../../owner-command.ts';
 import { REDACTED } from '../../../src/webhook/headers.ts';
 import type { WidgetConfigBody } from '../../../src/api-bodies.ts';
@@ -61,17 +61,9 @@ function checkedUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new CliFailure(
-      `--url "${raw}" is not an absolute URL such as https://api.shop.example/prefill.`,
-      EXIT.failure,
-      'invalid_flag',
-    );
+    throw invalidFlag(`--url "${raw}" is not an absolute URL such as https://api.shop.example/prefill.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new CliFailure(
-      `--url must start with http:// or https:// (got ${url.protocol}).`,
-      EXIT.failure,
-      'invalid_flag',
-    );
+    throw invalidFlag(`--url must start with http:// or https:// (got ${url.protocol}).`);
   return raw;
 }
