@@ -1,3 +1,4 @@
+import { shellQuote } from '../../src/shell-word.ts';
 /**
  * Runs a command on a pseudo-terminal through util-linux `script`, so the program sees
  * a TTY on stdin and stdout like a person's shell. `steps` wait for a prompt on the
@@ -62,8 +63,4 @@ export async function runOnTerminal(
     clearTimeout(deadline);
     proc.kill('SIGKILL');
   }
-}
-
-function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_/.:=@-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
