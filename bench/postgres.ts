@@ -25,7 +25,15 @@ import { DEFAULT_WIDGET_POOL } from '../src/config.ts';
 import { startPostgres, type ThrowawayPostgres } from '../test/helpers/postgres.ts';
 import { api, ORIGIN, widgetBody } from './lib/api.ts';
 import { cpuSecondsOf, cpuSplitOf, waitForQuiet, withChildren } from './lib/proc-stats.ts';
-import { inWorkDir, pinned, prepareBinary, SERVER_CORE, serveCommand, startListening } from './lib/processes.ts';
+import {
+  inWorkDir,
+  pinned,
+  prepareBinary,
+  SERVER_CORE,
+  serveCommand,
+  startListening,
+  unreachedLimits,
+} from './lib/processes.ts';
 import type { Started } from './lib/processes.ts';
 import {
   median,
@@ -152,18 +160,7 @@ export function run(): Promise<PostgresResults> {
       const serve = async (flags: string[], extraEnv: Record<string, string> = {}) => {
         const data = join(work, `data-${++started}`);
         const server = await startListening(
-          pinned(
-            SERVER_CORE,
-            serveCommand(binary.path, data, [
-              '--quota-free',
-              FAR,
-              '--rate-widget-per-minute',
-              FAR,
-              '--rate-widget-per-day',
-              FAR,
-              ...flags,
-            ]),
-          ),
+          pinned(SERVER_CORE, serveCommand(binary.path, data, [...unreachedLimits('free', FAR), ...flags])),
           { env: extraEnv, stderrFile: `${data}.log` },
         );
         servers.add(server);

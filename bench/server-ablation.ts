@@ -26,7 +26,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { compileExecutable } from '../cli/build.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pinned, prepareBinary, SERVER_CORE, serveCommand, startListening } from './lib/processes.ts';
+import { pinned, prepareBinary, SERVER_CORE, serveCommand, startListening, unreachedLimits } from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
 import { progress, ROOT } from './lib/report.ts';
 import { median, round1 } from './lib/sampling.ts';
@@ -38,7 +38,7 @@ const API_KEY = 'pk_ablationablationablation0';
 const ORIGIN = 'https://shop.example';
 /** A quota and per-client limits that one address's loads never reach: the checks still run. */
 const BIG = 100_000_000;
-const LIMIT_FLAGS = ['--quota-free', BIG, '--rate-widget-per-minute', BIG, '--rate-widget-per-day', BIG].map(String);
+const LIMIT_FLAGS = unreachedLimits('free', BIG);
 
 if (process.argv[2] === '--serve') {
   await serve(process.argv[3] as Variant, process.argv[4] as string);

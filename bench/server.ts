@@ -45,6 +45,7 @@ import {
   prepareBinary,
   SERVER_CORE,
   serveCommand,
+  unreachedLimits,
   startListening,
   binaryRecord,
   type BinaryRecord,
@@ -204,14 +205,7 @@ export async function run(): Promise<ServerResults> {
     // its per-client widget limits (given on every start) are ones that the loads of this
     // bench, all from one address with one key, never reach: the limiter still runs.
     const productDir = join(work, 'product-data');
-    const productCommand = serveCommand(binary.path, productDir, [
-      '--quota-free',
-      String(QUOTA),
-      '--rate-widget-per-minute',
-      String(QUOTA),
-      '--rate-widget-per-day',
-      String(QUOTA),
-    ]);
+    const productCommand = serveCommand(binary.path, productDir, unreachedLimits('free', QUOTA));
     const setup = await start(productCommand, 'product-setup.log');
     const { apiKey } = await signUpWithDomain(setup.url);
     await stop(setup);

@@ -30,7 +30,15 @@ import { createUsageStore } from '../src/db/usage-store.ts';
 import { createUsageCounter } from '../src/usage/counter.ts';
 import { api, BENCH_PASSWORD, signUpWithDomain } from './lib/api.ts';
 import { pairedThroughput, ratioRow } from './lib/paired-throughput.ts';
-import { hasTaskset, inWorkDir, pinned, SERVER_CORE, serveCommand, startListening } from './lib/processes.ts';
+import {
+  hasTaskset,
+  inWorkDir,
+  pinned,
+  SERVER_CORE,
+  serveCommand,
+  startListening,
+  unreachedLimits,
+} from './lib/processes.ts';
 import { waitForQuiet } from './lib/proc-stats.ts';
 import { printTable, progress, resultsHeader, ROOT, writeResults, type BenchResults, type Row } from './lib/report.ts';
 import { median, quantile, round1 } from './lib/sampling.ts';
@@ -41,8 +49,7 @@ const SHARED_RUNS = Number(process.env.BENCH_SHARED_RUNS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const SAMPLES = Number(process.env.BENCH_USAGE_SAMPLES ?? 40);
 const HUGE = '1000000000';
-// Quota and per-client limits that the bench's own loads never reach.
-const SERVE_FLAGS = ['--quota-free', HUGE, '--rate-widget-per-minute', HUGE, '--rate-widget-per-day', HUGE];
+const SERVE_FLAGS = unreachedLimits('free', HUGE);
 
 const CALCULATORS = [
   'bmi',

@@ -33,6 +33,7 @@ import {
   prepareBinary,
   SERVER_CORE,
   serveCommand,
+  unreachedLimits,
   startListening,
   type Started,
 } from './lib/processes.ts';
@@ -115,15 +116,7 @@ export async function run() {
     const target = await startListening(
       pinned(CLIENT_CORE, [process.execPath, join(ROOT, 'bench', 'webhook-target.ts'), TARGET_HOST]),
     );
-    const serve = (dataDir: string) =>
-      serveCommand(binary.path, dataDir, [
-        '--quota-extra',
-        String(QUOTA),
-        '--rate-widget-per-minute',
-        String(QUOTA),
-        '--rate-widget-per-day',
-        String(QUOTA),
-      ]);
+    const serve = (dataDir: string) => serveCommand(binary.path, dataDir, unreachedLimits('extra', QUOTA));
 
     // Each side: its own data directory, Extra accounts with the webhook, a token per account.
     const sides: Side[] = [];

@@ -16,6 +16,14 @@ export function pinned(core: string, command: string[]): string[] {
   return hasTaskset ? ['taskset', '-c', core, ...command] : command;
 }
 
+/**
+ * A plan's quota and the per-client widget limits at `n`, a number a bench's own loads never
+ * reach: the checks still run on every load, none refuses one.
+ */
+export function unreachedLimits(plan: 'free' | 'extra', n: number | string): string[] {
+  return [`--quota-${plan}`, String(n), '--rate-widget-per-minute', String(n), '--rate-widget-per-day', String(n)];
+}
+
 /** `bin serve` on a free port with its data in `dataDir`, then the `extra` flags. */
 export function serveCommand(bin: string, dataDir: string, extra: readonly string[] = []): string[] {
   return [bin, 'serve', '--port', '0', '--data', dataDir, ...extra];
