@@ -31,7 +31,7 @@ import { openDatabase } from '../src/db/client.ts';
 import type { UsageDeltas } from '../src/db/usage-store.ts';
 import { getCalculator } from '../src/calculators/index.ts';
 import { toPublic } from '../src/calculators/definition.ts';
-import { matchingOrigins, normaliseOrigin } from '../src/modules/domains/origin.ts';
+import { matchingOrigins, normaliseOrigin } from '../src/domains/origin.ts';
 import { createUsageCounter, dayOf, periodOf } from '../src/usage/counter.ts';
 import { AppError, invalidRequest } from '../src/errors.ts';
 import { createLogger } from '../src/logger.ts';

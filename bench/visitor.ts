@@ -7,7 +7,7 @@
  * noise. Target: ≥ 0.95×.
  *
  * Also: the cost of one context check in-process, the hand-written verifier
- * (src/modules/visitor-context/token.ts) against `jose`'s jwtVerify (HS256 only), blocks
+ * (src/security/visitor-context.ts) against `jose`'s jwtVerify (HS256 only), blocks
  * alternated; the reason for the choice is in docs/decisions.md.
  *
  * Each side has 8 Extra accounts with a webhook on bmi to bench/webhook-target.ts (32 wrk
@@ -23,7 +23,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jwtVerify } from 'jose';
-import { mintContext, verifyContext } from '../src/modules/visitor-context/token.ts';
+import { mintContext, verifyContext } from '../src/security/visitor-context.ts';
 import { api, CALC_ID, ORIGIN } from './lib/api.ts';
 import {
   CLIENT_CORE,

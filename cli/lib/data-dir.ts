@@ -4,7 +4,7 @@ import { storesOf } from '../../src/db/backend.ts';
 import { openDatabase, type OpenDatabase } from '../../src/db/client.ts';
 import { openPostgres } from '../../src/db/postgres/client.ts';
 import { createSigningSecrets, type SigningSecrets } from '../../src/modules/signing-secret/service.ts';
-import { createHeaderCipher } from '../../src/modules/widget-config/header-cipher.ts';
+import { createHeaderCipher } from '../../src/security/header-cipher.ts';
 import { loadSecret } from '../../src/secrets.ts';
 import { CliFailure } from '../base-command.ts';
 

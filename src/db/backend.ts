@@ -1,5 +1,5 @@
 import { AppError } from '../errors.ts';
-import { createLoginLimiter, type LoginLimiter } from '../modules/accounts/login-limiter.ts';
+import { createLoginLimiter, type LoginLimiter } from '../limits/login-limiter.ts';
 import { createAccountsStore } from './accounts-store.ts';
 import type { OpenDatabase } from './client.ts';
 import { createDomainsStore } from './domains-store.ts';

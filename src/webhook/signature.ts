@@ -1,4 +1,4 @@
-import { hmacSha256Hex } from '../modules/signing-secret/hmac.ts';
+import { hmacSha256Hex } from '../security/hmac.ts';
 
 /** What a signed pull states about itself (docs/webhooks.md, "Signed pulls"). */
 export interface PullStatement {

@@ -161,7 +161,7 @@ describe('signed pulls', () => {
     using app = testApp({ env: ALLOW });
     const url = target.url('/prefill');
     const owner = await extraShop(app, url);
-    const { createHeaderCipher } = await import('../../src/modules/widget-config/header-cipher.ts');
+    const { createHeaderCipher } = await import('../../src/security/header-cipher.ts');
     const sealed = createHeaderCipher(new Uint8Array(32).fill(7)).seal(
       { 'Calc-Visitor': 'forged', 'X-Shop': '1' },
       `${owner.id}/bmi`,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTokenService } from '../../src/modules/accounts/tokens.ts';
+import { createTokenService } from '../../src/security/session-tokens.ts';
 import { closedPort } from '../helpers/webhook-target.ts';
 import { jsonOf, startCliSession, TEST_PASSWORD, type CliSession } from '../helpers/cli-session.ts';
 

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import { getCalculator } from '../../src/calculators/index.ts';
 import type { CalculatorDefinition } from '../../src/calculators/definition.ts';
-import { chooseEncoding, matchesEtag } from '../../src/modules/widget-script/encoding.ts';
+import { chooseEncoding, matchesEtag } from '../../src/http/encoding.ts';
 import { stripOwnerText } from '../../widget/build/strip-owner-text.ts';
 import { convertDisplayed } from '../../widget/src/convert.ts';
 import {

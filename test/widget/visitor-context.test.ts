@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { mintContext } from '../../src/modules/visitor-context/token.ts';
+import { mintContext } from '../../src/security/visitor-context.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 import { testApp, type TestApp } from '../helpers/test-app.ts';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';

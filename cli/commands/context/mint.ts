@@ -3,13 +3,13 @@ import { CliFailure } from '../../base-command.ts';
 import { OwnerCommand } from '../../owner-command.ts';
 import type { SigningSecretBody } from '../../../src/api-bodies.ts';
 import { calcIdSegment } from '../../lib/calc-id.ts';
-import { normaliseOrigin } from '../../../src/modules/domains/origin.ts';
+import { normaliseOrigin } from '../../../src/domains/origin.ts';
 import {
   type ContextClaims,
   isVisitorId,
   MAX_CONTEXT_LIFETIME_S,
   mintContext,
-} from '../../../src/modules/visitor-context/token.ts';
+} from '../../../src/security/visitor-context.ts';
 
 const TTL = /^(\d{1,6})(s|m|h)$/;
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600 } as const;

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { normaliseOrigin } from '../../../src/modules/domains/origin.ts';
+import { normaliseOrigin } from '../../../src/domains/origin.ts';
 import { CliFailure } from '../../base-command.ts';
 import { OwnerCommand } from '../../owner-command.ts';
 import type { DomainBody, DomainListBody } from '../../../src/api-bodies.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { matchingOrigins, normaliseOrigin } from '../../../src/modules/domains/origin.ts';
+import { matchingOrigins, normaliseOrigin } from '../../../src/domains/origin.ts';
 import { api, messageOf } from '../api.ts';
 import { Confirm } from '../components/confirm.tsx';
 import { Notice, type NoticeState } from '../components/notice.tsx';

@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { clientGroup } from '../../limits/client-group.ts';
-import { LOGIN_LIMITS, type LoginLimiter } from '../../modules/accounts/login-limiter.ts';
+import { LOGIN_LIMITS, type LoginLimiter } from '../../limits/login-limiter.ts';
 import type { PgDb } from './client.ts';
 import { loginFailures } from './schema.ts';
 

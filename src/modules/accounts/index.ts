@@ -5,8 +5,8 @@ import { AppError } from '../../errors.ts';
 import { ErrorResponse } from '../../http/model.ts';
 import type { UsageCounter } from '../../usage/counter.ts';
 import { quotaStatus, type UsageDeps } from '../usage/service.ts';
-import { ownerAuth } from './auth.ts';
-import type { LoginLimiter } from './login-limiter.ts';
+import { ownerAuth } from '../../http/owner-auth.ts';
+import type { LoginLimiter } from '../../limits/login-limiter.ts';
 import {
   AccountEnvelope,
   AccountOverview,
@@ -26,7 +26,7 @@ import {
   signOutEverywhere,
   toAccountJson,
 } from './service.ts';
-import type { TokenService } from './tokens.ts';
+import type { TokenService } from '../../security/session-tokens.ts';
 import type { SigningSecrets } from '../signing-secret/service.ts';
 
 export interface AccountsModuleDeps {

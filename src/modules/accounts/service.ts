@@ -3,7 +3,7 @@ import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
 import { AppError, invalidRequest, rateLimited } from '../../errors.ts';
 import { newAccountId, newApiKey } from '../../secrets.ts';
 import type { SigningSecrets } from '../signing-secret/service.ts';
-import type { LoginLimiter } from './login-limiter.ts';
+import type { LoginLimiter } from '../../limits/login-limiter.ts';
 import type { AccountJson } from './model.ts';
 
 export interface AccountsDeps {

@@ -3,7 +3,7 @@ import { calculators } from '../../calculators/index.ts';
 import { toPublic } from '../../calculators/definition.ts';
 import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
 import { CalculatorEnvelope, CalculatorList } from './model.ts';
-import { requireCalculator } from './service.ts';
+import { requireCalculator } from '../../require-calculator.ts';
 
 // The catalogue never changes while the server runs: serialise it once.
 const catalogue = { calculators: calculators.map(toPublic) as unknown as Record<string, unknown>[] };

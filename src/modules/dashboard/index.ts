@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { chooseEncoding, matchesEtag, type ScriptEncoding } from '../widget-script/encoding.ts';
+import { chooseEncoding, matchesEtag, type ScriptEncoding } from '../../http/encoding.ts';
 import { bundleDashboard } from './bundle.macro.ts' with { type: 'macro' };
 import { dashboardPage } from './page.ts';
 

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia';
 import type { AccountsStore } from '../../db/accounts-store.ts';
 import { ErrorResponse } from '../../http/model.ts';
-import { ownerAuth } from '../accounts/auth.ts';
-import type { TokenService } from '../accounts/tokens.ts';
+import { ownerAuth } from '../../http/owner-auth.ts';
+import type { TokenService } from '../../security/session-tokens.ts';
 import { DomainBody, DomainEnvelope, DomainList } from './model.ts';
 import { addDomain, listDomains, removeDomain, type DomainsDeps } from './service.ts';
 

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia';
 import type { AccountsStore } from '../../db/accounts-store.ts';
 import { ErrorResponse } from '../../http/model.ts';
-import { ownerAuth } from '../accounts/auth.ts';
-import type { TokenService } from '../accounts/tokens.ts';
+import { ownerAuth } from '../../http/owner-auth.ts';
+import type { TokenService } from '../../security/session-tokens.ts';
 import { SigningSecretAnswer } from './model.ts';
 import type { SigningSecrets } from './service.ts';
 

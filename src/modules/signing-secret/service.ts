@@ -1,6 +1,6 @@
 import type { SigningSecretRow, SigningSecretsStore } from '../../db/signing-secrets-store.ts';
 import { newSigningSecret } from '../../secrets.ts';
-import type { HeaderCipher } from '../widget-config/header-cipher.ts';
+import type { HeaderCipher } from '../../security/header-cipher.ts';
 import type { SigningSecretJson } from './model.ts';
 
 export interface SigningSecretDeps {

@@ -2,12 +2,12 @@ import { Elysia, t } from 'elysia';
 import type { AccountsStore } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
 import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
-import { ownerAuth } from '../accounts/auth.ts';
-import type { TokenService } from '../accounts/tokens.ts';
+import { ownerAuth } from '../../http/owner-auth.ts';
+import type { TokenService } from '../../security/session-tokens.ts';
 import { LoadAnswer } from '../widget/model.ts';
 import { ConfigAnswer, ConfigBody, PreviewBody, TestAnswer, TestBody } from './model.ts';
 import { pullWebhook, type PullDeps } from './pull.ts';
-import { requireCalculator } from '../calculators/service.ts';
+import { requireCalculator } from '../../require-calculator.ts';
 import { toPublic } from '../../calculators/definition.ts';
 import { readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
 

@@ -2,7 +2,7 @@ import { t } from 'elysia';
 import { EXAMPLE } from '../../http/model.ts';
 import { REDACTED } from '../../webhook/headers.ts';
 import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
-import { VISITOR_PATTERN } from '../visitor-context/token.ts';
+import { VISITOR_PATTERN } from '../../security/visitor-context.ts';
 
 const WebhookInput = t.Object({
   url: t.String({

@@ -11,8 +11,8 @@ import { signedPullHeaders } from '../../webhook/signature.ts';
 import type { Resolver } from '../../webhook/url-check.ts';
 import type { PullOutcome } from '../../webhook/outcomes.ts';
 import type { SigningSecrets } from '../signing-secret/service.ts';
-import { verifyContext } from '../visitor-context/token.ts';
-import { type HeaderCipher, rowId } from './header-cipher.ts';
+import { verifyContext } from '../../security/visitor-context.ts';
+import { type HeaderCipher, rowId } from '../../security/header-cipher.ts';
 import type { StatusLog } from './status-log.ts';
 
 export interface PullDeps {

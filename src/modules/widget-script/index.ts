@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia';
 import { AppError } from '../../errors.ts';
 import { bundleWidgetScript } from './bundle.macro.ts' with { type: 'macro' };
 import type { BuiltFile } from './bundle.macro.ts';
-import { chooseEncoding, matchesEtag, type ScriptEncoding } from './encoding.ts';
+import { chooseEncoding, matchesEtag, type ScriptEncoding } from '../../http/encoding.ts';
 
 // Inlined at bundle time: the script and the language packs, with gzip/brotli copies, as literals.
 const bundle = bundleWidgetScript();

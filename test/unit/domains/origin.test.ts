@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { AppError } from '../../../src/errors.ts';
-import { matchingOrigins, normaliseOrigin } from '../../../src/modules/domains/origin.ts';
+import { matchingOrigins, normaliseOrigin } from '../../../src/domains/origin.ts';
 
 describe('normaliseOrigin', () => {
   test.each([

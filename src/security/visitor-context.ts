@@ -1,5 +1,5 @@
 import { normaliseOrigin } from '../domains/origin.ts';
-import { constantTimeEqual, hmacSha256Base64url } from '../signing-secret/hmac.ts';
+import { constantTimeEqual, hmacSha256Base64url } from './hmac.ts';
 
 /**
  * Visitor context tokens: compact JWTs, HS256 only, signed with the account's signing

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../errors.ts';
+import { invalidRequest } from '../errors.ts';
 
 export interface NormalisedOrigin {
   /** `scheme://host[:port]`, lower case, IDN as punycode, default port dropped. */

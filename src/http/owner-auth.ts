@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
-import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
-import { AppError } from '../../errors.ts';
-import type { TokenService } from './tokens.ts';
+import type { AccountRow, AccountsStore } from '../db/accounts-store.ts';
+import { AppError } from '../errors.ts';
+import type { TokenService } from '../security/session-tokens.ts';
 
 /**
  * Resolves `account` from `Authorization: Bearer <JWT>` for owner routes. The account

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { openPostgres } from '../../../src/db/postgres/client.ts';
 import { createPgLoginLimiter } from '../../../src/db/postgres/login-limiter.ts';
-import { createLoginLimiter, type LoginLimiter } from '../../../src/modules/accounts/login-limiter.ts';
+import { createLoginLimiter, type LoginLimiter } from '../../../src/limits/login-limiter.ts';
 import { usePostgres } from '../../helpers/postgres.ts';
 
 const OWNER = 'owner@shop.example';

@@ -1,5 +1,5 @@
-import { clientGroup } from '../../limits/client-group.ts';
-import { createRateLimiter, type RateWindow } from '../../limits/rate-limiter.ts';
+import { clientGroup } from './client-group.ts';
+import { createRateLimiter, type RateWindow } from './rate-limiter.ts';
 
 /**
  * Failed sign-ins are counted per (email, client address) and per client address, never
