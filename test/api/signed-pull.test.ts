@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
+import { manualClock } from '../helpers/clock.ts';
+import { extraShop, SHOP_ORIGIN as ORIGIN } from '../helpers/owners.ts';
 import { testApp, type TestApp } from '../helpers/test-app.ts';
 
 const ALLOW = { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' };
-const ORIGIN = 'https://shop.example';
 const DAY_S = 24 * 60 * 60;
 
 let target: TargetServer;
@@ -18,26 +19,9 @@ beforeAll(() => {
 });
 afterAll(() => target.stop());
 
-function manualClock(start = Date.parse('2026-11-25T08:00:00.000Z')) {
-  let at = start;
-  return {
-    now: () => new Date(at),
-    seconds: () => Math.floor(at / 1000),
-    advance(ms: number) {
-      at += ms;
-    },
-  };
-}
-
-async function extraShop(app: TestApp, url: string) {
-  const owner = await app.signup();
-  await app.accounts.setPlan(owner.id, 'extra');
-  await app.request('POST', '/v1/domains', { token: owner.token, body: { domain: ORIGIN } });
-  const saved = await app.request('PUT', '/v1/widget-config/bmi', {
-    token: owner.token,
-    body: { config: { webhook: { url } } },
-  });
-  if (saved.status !== 200) throw new Error(`save failed: ${saved.text}`);
+/** An Extra shop with a bmi webhook, and its signing secret as its backend holds it. */
+async function shopWithSecret(app: TestApp, url: string) {
+  const owner = await extraShop(app, url);
   const secret = await app.request('GET', '/v1/account/signing-secret', { token: owner.token });
   return { ...owner, secret: secret.json.signingSecret as string };
 }
@@ -86,7 +70,7 @@ describe('signed pulls', () => {
     const clock = manualClock();
     using app = testApp({ env: ALLOW, now: clock.now });
     const url = target.url('/prefill?shop=42&lang=de');
-    const owner = await extraShop(app, url);
+    const owner = await shopWithSecret(app, url);
     const headers = await loadAndReceive(app, owner.apiKey);
     expect(headers['calc-calculator']).toBe('bmi');
     expect(headers['calc-origin']).toBe(ORIGIN);
@@ -105,7 +89,7 @@ describe('signed pulls', () => {
     const clock = manualClock();
     using app = testApp({ env: ALLOW, now: clock.now });
     const url = target.url('/prefill');
-    const owner = await extraShop(app, url);
+    const owner = await shopWithSecret(app, url);
     const rotated = await app.request('POST', '/v1/account/signing-secret', { token: owner.token });
     const fresh = rotated.json.signingSecret as string;
     const during = await loadAndReceive(app, owner.apiKey);
@@ -133,7 +117,7 @@ describe('signed pulls', () => {
     const clock = manualClock();
     using app = testApp({ env: ALLOW, now: clock.now });
     const url = target.url('/prefill?t=1');
-    const owner = await extraShop(app, url);
+    const owner = await shopWithSecret(app, url);
     const test = (body?: unknown) =>
       app.request('POST', '/v1/widget-config/bmi/test-webhook', { token: owner.token, body });
     const plain = await test();
@@ -160,7 +144,7 @@ describe('signed pulls', () => {
   test('a header named Calc-* in a config stored before the rule is never sent in place of ours', async () => {
     using app = testApp({ env: ALLOW });
     const url = target.url('/prefill');
-    const owner = await extraShop(app, url);
+    const owner = await shopWithSecret(app, url);
     const { createHeaderCipher } = await import('../../src/security/header-cipher.ts');
     const sealed = createHeaderCipher(new Uint8Array(32).fill(7)).seal(
       { 'Calc-Visitor': 'forged', 'X-Shop': '1' },
@@ -178,7 +162,7 @@ describe('visitor context', () => {
     const clock = manualClock();
     using app = testApp({ env: ALLOW, now: clock.now });
     const url = target.url('/prefill');
-    const owner = await extraShop(app, url);
+    const owner = await shopWithSecret(app, url);
     const now = clock.seconds();
     const s = owner.secret;
     const valid = { sub: 'cust_42', exp: now + 600 };

@@ -3,23 +3,13 @@ import { join } from 'node:path';
 import { createApp } from '../../src/app.ts';
 import { loadServerConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { manualClock } from '../helpers/clock.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { testApp } from '../helpers/test-app.ts';
 import { testDatabase } from '../helpers/test-database.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SECRET_FORMAT = /^whsec_[0-9A-Za-z]{32}$/;
-
-/** A clock the test moves by hand. */
-function manualClock(start = Date.parse('2026-11-25T08:00:00.000Z')) {
-  let at = start;
-  return {
-    now: () => new Date(at),
-    advance(ms: number) {
-      at += ms;
-    },
-  };
-}
 
 describe('GET/POST /v1/account/signing-secret', () => {
   test('every account has a whsec_ secret from sign-up on; reading it again gives the same one, never cached', async () => {

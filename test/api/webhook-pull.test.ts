@@ -1,22 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTarget, startTargetPair, type TargetServer } from '../helpers/webhook-target.ts';
+import { extraShop, SHOP_ORIGIN as ORIGIN } from '../helpers/owners.ts';
 import { testApp, type TestApp } from '../helpers/test-app.ts';
 
 const ALLOW = { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' };
-const ORIGIN = 'https://shop.example';
 const SECRET = 'Bearer pull-secret-4f1c9e';
-
-async function extraShop(app: TestApp, url: string, headers: Record<string, string> = {}) {
-  const owner = await app.signup();
-  await app.accounts.setPlan(owner.id, 'extra');
-  await app.request('POST', '/v1/domains', { token: owner.token, body: { domain: ORIGIN } });
-  const saved = await app.request('PUT', '/v1/widget-config/bmi', {
-    token: owner.token,
-    body: { config: { webhook: { url, headers } } },
-  });
-  if (saved.status !== 200) throw new Error(`save failed: ${saved.text}`);
-  return owner;
-}
 
 const load = (app: TestApp, apiKey: string) =>
   app.request('POST', '/v1/widget/load', {

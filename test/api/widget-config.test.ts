@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
+import { extraOwner } from '../helpers/owners.ts';
 import { testApp, type TestApp } from '../helpers/test-app.ts';
 
 const ALLOW = { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' };
@@ -15,12 +16,6 @@ afterAll(async () => {
   await target.stop();
   await loopback.stop();
 });
-
-async function extraOwner(app: TestApp) {
-  const owner = await app.signup();
-  await app.accounts.setPlan(owner.id, 'extra');
-  return owner;
-}
 
 const put = (app: TestApp, token: string, calcId: string, config: unknown) =>
   app.request('PUT', `/v1/widget-config/${calcId}`, { token, body: { config } });

@@ -12,6 +12,7 @@ import {
   closeRecordedPage,
   events,
   field,
+  openHostPage,
   openRecordedPage,
   unavailableNote,
   waitForEvent,
@@ -47,13 +48,13 @@ beforeEach(async () => {
 
 afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
 
-async function open(apiUrl: string, widgets: { calcId: string; apiKey: string }[]): Promise<string> {
-  const url = site.page(
-    `/${crypto.randomUUID()}`,
+/** A host page with `widgets` and a paragraph after them, which must keep working. */
+function open(apiUrl: string, widgets: { calcId: string; apiKey: string }[]): Promise<string> {
+  return openHostPage(
+    page,
+    site,
     hostPage({ api: apiUrl, widgets, after: '<p id="after">The host page keeps working.</p>' }),
   );
-  await page.goto(url);
-  return url;
 }
 
 /** The note, the warning with the code, the calc:error event — and the host page is fine. */

@@ -16,15 +16,11 @@ const suite = useWidgetPage({
   context: { colorScheme: 'light' },
 });
 
-async function open(html: string, headers: Record<string, string> = {}): Promise<void> {
-  await suite.page.goto(suite.site.page(`/${crypto.randomUUID()}`, html, headers));
-}
-
 describe('strict Content-Security-Policy', () => {
   test('works with no nonce when only the API origin is allowed: no violation, no CSP error', async () => {
     await recordCspViolations(suite.context);
     const policy = strictPolicy(suite.api.url);
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [
@@ -33,7 +29,9 @@ describe('strict Content-Security-Policy', () => {
         ],
       }),
       {
-        'content-security-policy': policy,
+        headers: {
+          'content-security-policy': policy,
+        },
       },
     );
     await waitForEvent(suite.page, 'calc:ready', 'w0');
@@ -58,8 +56,10 @@ describe('strict Content-Security-Policy', () => {
 
   test("works under Trusted Types too (no HTML sinks): require-trusted-types-for 'script'", async () => {
     const policy = `default-src 'none'; script-src ${suite.api.url}; connect-src ${suite.api.url}; require-trusted-types-for 'script'; trusted-types 'none'`;
-    await open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'tdee', apiKey: suite.apiKey }] }), {
-      'content-security-policy': policy,
+    await suite.open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'tdee', apiKey: suite.apiKey }] }), {
+      headers: {
+        'content-security-policy': policy,
+      },
     });
     await waitForEvent(suite.page, 'calc:ready', 'w0');
     await field(suite.page, 'w0', 'age').fill('41');
@@ -128,7 +128,7 @@ const PROBE =
 describe('style isolation', () => {
   test('hostile host CSS does not change the widget', async () => {
     const widgets = [{ calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-units="metric"' }];
-    await open(hostPage({ api: suite.api.url, widgets }));
+    await suite.open(hostPage({ api: suite.api.url, widgets }));
     await waitForEvent(suite.page, 'calc:ready', 'w0');
     const clean = await shadowStyles('w0');
     expect(clean.length).toBeGreaterThan(20);
@@ -139,17 +139,17 @@ describe('style isolation', () => {
       form, label, p, span, div, dl, dt, dd, fieldset, legend { background: yellow !important; border: 5px dashed red !important; padding: 30px !important; margin: 10px !important; }
       .root, .field, .unit, .result, .title { display: none !important; }
     </style>`;
-    await open(hostPage({ api: suite.api.url, widgets, head: hostile }));
+    await suite.open(hostPage({ api: suite.api.url, widgets, head: hostile }));
     await waitForEvent(suite.page, 'calc:ready', 'w0');
     expect(await shadowStyles('w0')).toEqual(clean);
     await screenshot(suite.page, 'hostile-host-css');
   });
 
   test('the widget does not change the host page', async () => {
-    await open(`<!doctype html><html lang="en"><head><title>host</title></head><body>${PROBE}</body></html>`);
+    await suite.open(`<!doctype html><html lang="en"><head><title>host</title></head><body>${PROBE}</body></html>`);
     const without = await hostStyles();
     expect(without.length).toBeGreaterThan(8);
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         before: PROBE,
@@ -169,7 +169,7 @@ describe('style isolation', () => {
       [data-calc-widget]::part(title) { text-transform: uppercase; }
       [data-calc-widget]::part(input) { border-color: rgb(0, 128, 0); }
     </style>`;
-    await open(hostPage({ api: suite.api.url, head, widgets: [{ calcId: 'bmi', apiKey: suite.apiKey }] }));
+    await suite.open(hostPage({ api: suite.api.url, head, widgets: [{ calcId: 'bmi', apiKey: suite.apiKey }] }));
     await waitForEvent(suite.page, 'calc:ready', 'w0');
     const styles = await suite.page.evaluate(() => {
       const root = document.querySelector('#w0')?.shadowRoot;
@@ -197,7 +197,7 @@ describe('style isolation', () => {
   test('themes: light by default, dark on request, auto follows the system', async () => {
     await suite.context.close();
     await suite.reopen({ colorScheme: 'dark' });
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [
@@ -240,7 +240,7 @@ describe('accessibility', () => {
         { calcId: 'fuel-cost', apiKey: suite.apiKey },
       ],
     });
-    await open(html);
+    await suite.open(html);
     for (const id of ['w0', 'w1', 'w2', 'w3', 'w4']) await waitForEvent(suite.page, 'calc:ready', id);
     await field(suite.page, 'w1', 'sex').selectOption('female');
     await field(suite.page, 'w0', 'height').fill('999');
@@ -268,7 +268,7 @@ describe('accessibility', () => {
   });
 
   test('the result is a status live region; units and help are linked to their inputs', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [{ calcId: 'fuel-cost', apiKey: suite.apiKey, attributes: 'data-units="metric"' }],

@@ -33,10 +33,6 @@ const suite = useWidgetPage({
   },
 });
 
-async function open(html: string, headers: Record<string, string> = {}): Promise<void> {
-  await suite.page.goto(suite.site.page(`/${crypto.randomUUID()}`, html, headers));
-}
-
 /** Every text node in a widget's shadow root, trimmed, with option labels. */
 function shownTexts(host: string): Promise<string[]> {
   return suite.page.evaluate((host) => {
@@ -76,7 +72,7 @@ describe('eight languages', () => {
     '$locale: all 12 calculators translated, numbers and currency in the locale format, one pack request',
     async ({ locale, language, bmi, loan, fuelPrice, currency = 'EUR' }) => {
       const pack = packOf(language);
-      await open(
+      await suite.open(
         hostPage({
           api: suite.api.url,
           lang: 'en',
@@ -131,7 +127,7 @@ describe('eight languages', () => {
   );
 
   test('English needs no pack; a language without a pack shows English; <html lang> and the browser choose too', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         lang: 'en-US',
@@ -147,13 +143,13 @@ describe('eight languages', () => {
     expect(await suite.page.locator('#w1 .root').getAttribute('lang')).toBe('en');
     expect(packRequests).toEqual([]);
 
-    await open(hostPage({ api: suite.api.url, lang: 'nl', widgets: [{ calcId: 'tip', apiKey: suite.apiKey }] }));
+    await suite.open(hostPage({ api: suite.api.url, lang: 'nl', widgets: [{ calcId: 'tip', apiKey: suite.apiKey }] }));
     await waitForEvent(suite.page, 'calc:ready', 'w0');
     expect(await suite.page.locator('#w0 .title').textContent()).toBe('Fooi en rekening delen');
 
     await suite.context.close();
     await suite.reopen({ locale: 'pl-PL' });
-    await open(
+    await suite.open(
       `<!doctype html><html><head><meta charset="utf-8"><title>no lang</title></head><body><div id="w0" data-calc-widget data-calc-id="vat" data-api-key="${suite.apiKey}"></div><script src="${suite.api.url}/widget.js" async></script></body></html>`,
     );
     await waitForEvent(suite.page, 'calc:ready', 'w0');
@@ -162,7 +158,7 @@ describe('eight languages', () => {
   });
 
   test('messages are translated too: the range message and "calculator unavailable"', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [
@@ -181,7 +177,7 @@ describe('eight languages', () => {
 
   test('a pack that cannot load leaves a working widget in English', async () => {
     await suite.page.route('**/widget/i18n/**', (route) => route.abort());
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [{ calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-locale="it-IT"' }],
@@ -198,7 +194,7 @@ describe('strict host policy', () => {
   test('packs load under default-src none with only the API origin allowed: no violation', async () => {
     await recordCspViolations(suite.context);
     const policy = strictPolicy(suite.api.url);
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [
@@ -206,7 +202,7 @@ describe('strict host policy', () => {
           { calcId: 'body-fat', apiKey: suite.apiKey, attributes: 'data-locale="pl-PL" data-theme="dark"' },
         ],
       }),
-      { 'content-security-policy': policy },
+      { headers: { 'content-security-policy': policy } },
     );
     await waitForEvent(suite.page, 'calc:ready', 'w0');
     await waitForEvent(suite.page, 'calc:ready', 'w1');

@@ -31,10 +31,6 @@ async function nextPage(colorScheme: 'light' | 'dark'): Promise<void> {
   await suite.reopen({ colorScheme, viewport: VIEWPORT });
 }
 
-async function open(html: string): Promise<void> {
-  await suite.page.goto(suite.site.page(`/${crypto.randomUUID()}`, html));
-}
-
 interface AxeViolation {
   id: string;
   impact: string | null;
@@ -61,7 +57,7 @@ describe('every calculator, light and dark, on a light page', () => {
   test.each(['light', 'dark'] as const)(
     '%s: axe finds nothing serious or critical in all 12; each is photographed for the docs',
     async (theme) => {
-      await open(
+      await suite.open(
         hostPage({
           api: suite.api.url,
           lang: 'en-GB',
@@ -120,7 +116,7 @@ describe('result bands', () => {
   test.each(['light', 'dark'] as const)(
     '%s: each BMI band has its text, a colour for its meaning, and 4.5:1 contrast',
     async (theme) => {
-      await open(
+      await suite.open(
         hostPage({
           api: suite.api.url,
           widgets: [{ calcId: 'bmi', apiKey: suite.apiKey, attributes: `data-theme="${theme}" data-units="metric"` }],
@@ -150,7 +146,7 @@ describe('result bands', () => {
   );
 
   test('a band without a meaning (body fat "Average") is neutral, still with 4.5:1', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [
@@ -165,7 +161,7 @@ describe('result bands', () => {
   });
 
   test('the first result leads: larger than the ones beneath it', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [{ calcId: 'loan', apiKey: suite.apiKey, attributes: 'data-currency="EUR"' }],
@@ -194,7 +190,7 @@ describe('theme auto', () => {
 
   test('a page that declares light stays light on a dark system; one that declares dark is dark on a light system', async () => {
     await nextPage('dark');
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         head: '<meta name="color-scheme" content="light">',
@@ -205,7 +201,7 @@ describe('theme auto', () => {
     expect(await backgroundOf('w0')).toBe(LIGHT);
 
     await nextPage('light');
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         head: '<style>:root { color-scheme: dark; background: #111; }</style>',
@@ -218,7 +214,7 @@ describe('theme auto', () => {
 
   test('a page declaring both follows the system; a page switching its scheme switches the widget', async () => {
     await nextPage('dark');
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         head: '<meta name="color-scheme" content="light dark">',

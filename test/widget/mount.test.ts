@@ -20,13 +20,9 @@ const suite = useWidgetPage({
   },
 });
 
-async function open(html: string, path = `/${crypto.randomUUID()}`): Promise<void> {
-  await suite.page.goto(suite.site.page(path, html));
-}
-
 describe('mounting', () => {
   test('two widgets and the script included twice: exactly two mounted, two loads, no preflight', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         scriptTimes: 2,
@@ -63,7 +59,7 @@ describe('mounting', () => {
   });
 
   test('renders the defaults at once, with the band label', async () => {
-    await open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'bmi', apiKey: suite.apiKey }] }));
+    await suite.open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'bmi', apiKey: suite.apiKey }] }));
     await waitForEvent(suite.page, 'calc:result', 'w0');
     expect(await field(suite.page, 'w0', 'weight').inputValue()).toBe('70');
     expect(await field(suite.page, 'w0', 'height').inputValue()).toBe('175');
@@ -74,7 +70,7 @@ describe('mounting', () => {
 
 describe('computing', () => {
   test('80 kg and 180 cm give a BMI of 24.7, and calc:result carries {calcId, values, result}', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [{ calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-units="metric"' }],
@@ -93,7 +89,7 @@ describe('computing', () => {
   });
 
   test('a decimal comma is read as a decimal point; the locale formats results', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [{ calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-locale="de-DE"' }],
@@ -109,7 +105,7 @@ describe('computing', () => {
   });
 
   test('switching to imperial converts the shown values; the BMI stays', async () => {
-    await open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'bmi', apiKey: suite.apiKey }] }));
+    await suite.open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'bmi', apiKey: suite.apiKey }] }));
     await waitForEvent(suite.page, 'calc:ready', 'w0');
     await field(suite.page, 'w0', 'weight').fill('80');
     await field(suite.page, 'w0', 'height').fill('180');
@@ -129,7 +125,7 @@ describe('computing', () => {
   });
 
   test('data-units and the locale choose the starting unit system', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         lang: 'en-US',
@@ -147,7 +143,7 @@ describe('computing', () => {
   });
 
   test('out of range: aria-invalid and a linked message; fixing the value clears both', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [{ calcId: 'bmi', apiKey: suite.apiKey, attributes: 'data-units="metric"' }],
@@ -170,7 +166,7 @@ describe('computing', () => {
   });
 
   test('select fields render as <select>; visibleIf shows the hip field for women only', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [{ calcId: 'body-fat', apiKey: suite.apiKey, attributes: 'data-units="metric"' }],
@@ -194,7 +190,7 @@ describe('computing', () => {
   });
 
   test('amounts use data-currency', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         widgets: [{ calcId: 'tip', apiKey: suite.apiKey, attributes: 'data-currency="USD" data-locale="en-US"' }],
@@ -207,7 +203,7 @@ describe('computing', () => {
 
 describe('keyboard only', () => {
   test('Tab into the widget, type, switch units with arrows, Tab out: no trap, visible focus', async () => {
-    await open(
+    await suite.open(
       hostPage({
         api: suite.api.url,
         before: '<button id="before">before</button>',
@@ -250,7 +246,7 @@ describe('keyboard only', () => {
 
 describe('single-page apps', () => {
   test('destroy, mount again and mount a new element with options; no duplicate listeners', async () => {
-    await open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'bmi', apiKey: suite.apiKey }] }));
+    await suite.open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'bmi', apiKey: suite.apiKey }] }));
     await waitForEvent(suite.page, 'calc:ready', 'w0');
     await suite.page.evaluate(() => {
       const element = document.querySelector('#w0');

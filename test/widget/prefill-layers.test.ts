@@ -93,14 +93,11 @@ test.each(TABLE)('precedence: $name', async (row) => {
     release = resolve;
   });
   const apiKey = await accountWithPrefill(row.webhook, gate);
-  await suite.page.goto(
-    suite.site.page(
-      `/${crypto.randomUUID()}`,
-      hostPage({
-        api: suite.api.url,
-        widgets: [{ calcId: 'bmi', apiKey, attributes: row.embed ? attribute(row.embed) : 'data-units="metric"' }],
-      }),
-    ),
+  await suite.open(
+    hostPage({
+      api: suite.api.url,
+      widgets: [{ calcId: 'bmi', apiKey, attributes: row.embed ? attribute(row.embed) : 'data-units="metric"' }],
+    }),
   );
   // Before the answer: the page's values are already shown and computed with.
   await waitForEvent(suite.page, 'calc:result', 'w0');
@@ -122,18 +119,15 @@ test.each(TABLE)('precedence: $name', async (row) => {
 
 test('data-values in the displayed units: imperial weight and height keys, select options checked', async () => {
   const apiKey = await accountWithPrefill({});
-  await suite.page.goto(
-    suite.site.page(
-      `/${crypto.randomUUID()}`,
-      hostPage({
-        api: suite.api.url,
-        widgets: [
-          { calcId: 'bmi', apiKey, attributes: `data-units="imperial" data-values='{"weight": 180, "heightCm": 180}'` },
-          { calcId: 'body-fat', apiKey, attributes: `data-values='{"sex": "female", "hipCm": 100}'` },
-          { calcId: 'tdee', apiKey, attributes: `data-values='{"activity": "sometimes"}'` },
-        ],
-      }),
-    ),
+  await suite.open(
+    hostPage({
+      api: suite.api.url,
+      widgets: [
+        { calcId: 'bmi', apiKey, attributes: `data-units="imperial" data-values='{"weight": 180, "heightCm": 180}'` },
+        { calcId: 'body-fat', apiKey, attributes: `data-values='{"sex": "female", "hipCm": 100}'` },
+        { calcId: 'tdee', apiKey, attributes: `data-values='{"activity": "sometimes"}'` },
+      ],
+    }),
   );
   const bmi = await waitForEvent(suite.page, 'calc:ready', 'w0');
   expect(await field(suite.page, 'w0', 'weight').inputValue()).toBe('180');

@@ -13,12 +13,7 @@ import { usePrefillSuite } from './support/widget-suite.ts';
 const { suite, accountWithPrefill } = usePrefillSuite();
 
 async function openBmi(apiKey: string, attributes: string): Promise<void> {
-  await suite.page.goto(
-    suite.site.page(
-      `/${crypto.randomUUID()}`,
-      hostPage({ api: suite.api.url, widgets: [{ calcId: 'bmi', apiKey, attributes }] }),
-    ),
-  );
+  await suite.open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'bmi', apiKey, attributes }] }));
 }
 
 test('weightKg from the load answer is applied: 90 kg at 175 cm is a BMI of 29.4', async () => {

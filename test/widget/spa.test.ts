@@ -16,6 +16,7 @@ import {
   closeRecordedPage,
   events,
   field,
+  openHostPage,
   openRecordedPage,
   resultValue,
   waitForEvent,
@@ -113,11 +114,10 @@ beforeEach(async () => {
 afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
 
 async function openApp(body: string, head = ''): Promise<void> {
-  await page.goto(
-    site.page(
-      `/${crypto.randomUUID()}`,
-      `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>app</title>${head}</head><body><main id="app">${body}</main></body></html>`,
-    ),
+  await openHostPage(
+    page,
+    site,
+    `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>app</title>${head}</head><body><main id="app">${body}</main></body></html>`,
   );
 }
 
@@ -274,13 +274,12 @@ describe('React', () => {
     const app = site.page(`/${crypto.randomUUID()}.js`, (await built.outputs[0]?.text()) ?? '', {
       'content-type': 'text/javascript; charset=utf-8',
     });
-    await page.goto(
-      site.page(
-        `/${crypto.randomUUID()}`,
-        `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>react</title>
+    await openHostPage(
+      page,
+      site,
+      `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>react</title>
 <script src="${api.url}/widget.js" async></script></head><body><div id="app"></div>
 <script>window.reactTest = { apiKey: ${JSON.stringify(apiKey)} };</script><script src="${app}"></script></body></html>`,
-      ),
     );
     const widget = page.locator('[data-calc-widget]');
     await page.waitForFunction(() => (window.calcEvents ?? []).some((e) => e.type === 'calc:ready'));

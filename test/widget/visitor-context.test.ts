@@ -12,7 +12,7 @@ import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import type { PageRecord } from './support/browser.ts';
 import { hostPage, startHostSite, type HostSite } from './support/servers.ts';
-import { closeRecordedPage, field, openRecordedPage, waitForEvent } from './support/widget-page.ts';
+import { closeRecordedPage, field, openHostPage, openRecordedPage, waitForEvent } from './support/widget-page.ts';
 
 let browser: Browser;
 let app: TestApp;
@@ -59,11 +59,10 @@ afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
 /** Opens bmi with `attributes` and returns the headers of the pull its load caused. */
 async function pullFor(attributes: string): Promise<Record<string, string>> {
   const before = target.hits;
-  await page.goto(
-    site.page(
-      `/${crypto.randomUUID()}`,
-      hostPage({ api: apiUrl, widgets: [{ calcId: 'bmi', apiKey: owner.apiKey, attributes }] }),
-    ),
+  await openHostPage(
+    page,
+    site,
+    hostPage({ api: apiUrl, widgets: [{ calcId: 'bmi', apiKey: owner.apiKey, attributes }] }),
   );
   await waitForEvent(page, 'calc:ready', 'w0');
   // The webhook's value is shown: the load went through the pull.

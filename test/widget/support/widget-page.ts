@@ -2,6 +2,7 @@
 import { expect } from 'bun:test';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { recordPage, type PageRecord } from './browser.ts';
+import type { HostSite } from './servers.ts';
 
 export interface RecordedEvent {
   type: string;
@@ -81,6 +82,21 @@ export async function openRecordedPage(browser: Browser, options: BrowserContext
   await recordCalcEvents(context);
   const page = await context.newPage();
   return { context, page, record: recordPage(page) };
+}
+
+/**
+ * Serves `html` on the host site, under a fresh path unless `path` is given, with extra
+ * response `headers`, and opens it in `page`; answers its URL.
+ */
+export async function openHostPage(
+  page: Page,
+  site: HostSite,
+  html: string,
+  options: { headers?: Record<string, string>; path?: string } = {},
+): Promise<string> {
+  const url = site.page(options.path ?? `/${crypto.randomUUID()}`, html, options.headers);
+  await page.goto(url);
+  return url;
 }
 
 /** Ends a test's page: an uncaught error in the host page fails the test. */

@@ -6,7 +6,7 @@ import { HOOK_TIMEOUT_MS } from '../../helpers/timeouts.ts';
 import { launchChromium } from '../../helpers/chromium.ts';
 import type { PageRecord } from './browser.ts';
 import { startApi, startHostSite, type ApiServer, type HostSite } from './servers.ts';
-import { closeRecordedPage, openRecordedPage } from './widget-page.ts';
+import { closeRecordedPage, openHostPage, openRecordedPage } from './widget-page.ts';
 
 export interface WidgetSuiteOptions {
   /** Passed to startApi. */
@@ -29,6 +29,8 @@ export interface WidgetSuite {
   readonly record: PageRecord;
   /** Replaces the current page with a fresh one opened with `options` (the old context is the test's to close). */
   reopen(options?: BrowserContextOptions): Promise<void>;
+  /** Opens `html` from the host site in the current page (see openHostPage). */
+  open(html: string, options?: Parameters<typeof openHostPage>[3]): Promise<string>;
 }
 
 /** Registers the suite's hooks; the returned getters give the current servers, browser and page. */
@@ -83,6 +85,7 @@ export function useWidgetPage(options: WidgetSuiteOptions = {}): WidgetSuite {
       return record;
     },
     reopen,
+    open: (html, openOptions) => openHostPage(page, site, html, openOptions),
   };
 }
 
