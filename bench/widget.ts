@@ -12,8 +12,8 @@
  *    that renders one line of text — the physical floor for "fetch a script, render".
  *    A third page in the rotation embeds the same calculator in German (`data-locale`),
  *    which fetches the German pack before rendering.
- *  - CLS when the pre-fill arrives: the load answer is held back PREFILL_DELAY_MS and then
- *    changes both fields and the result; layout shifts from `calc:ready` (pre-fill
+ *  - CLS when the pre-fill arrives: an Extra account's webhook (on 127.0.0.2, through the
+ *    real pull) answers PREFILL_DELAY_MS late and its values change both fields and the result; layout shifts from `calc:ready` (pre-fill
  *    applied) on are summed (target 0). The shift of the widget appearing in its empty
  *    element is reported apart: a host avoids it by reserving the widget's height.
  *
@@ -21,7 +21,6 @@
  * bench/results/widget.json. Tunables (env): BENCH_WIDGET_RUNS (default 15, at least 10).
  */
 import type { Browser } from 'playwright-core';
-import type { FieldValues } from '../src/calculators/definition.ts';
 import { languagePackSizes, widgetScriptSizes } from '../src/modules/widget-script/index.ts';
 import {
   median,
@@ -33,7 +32,7 @@ import {
   type Row,
 } from './lib/report.ts';
 import { launchChromium } from '../test/helpers/chromium.ts';
-import { signUpWithDomain } from './lib/api.ts';
+import { api, signUpWithDomain } from './lib/api.ts';
 import { inWorkDir } from './lib/processes.ts';
 import { startInProcessApp } from './lib/in-process-app.ts';
 import { round1, round2, round4 } from './lib/sampling.ts';
@@ -72,13 +71,16 @@ function page(head: string, body: string): string {
 
 export function run(): Promise<WidgetResults> {
   return inWorkDir('calc-bench-widget-', async (work) => {
-    let delayPrefill = false;
-    // Stands in for a customer's webhook: instant for the render runs, late for the CLS runs.
-    await using app = startInProcessApp(work, async (): Promise<FieldValues> => {
-      if (!delayPrefill) return {};
-      await Bun.sleep(PREFILL_DELAY_MS);
-      return { weightKg: 92.5, heightCm: 181 };
+    // A customer's webhook for the CLS runs, answering late; the render runs' account has none.
+    const webhook = Bun.serve({
+      hostname: '127.0.0.2',
+      port: 0,
+      fetch: async () => {
+        await Bun.sleep(PREFILL_DELAY_MS);
+        return Response.json({ weightKg: 92.5, heightCm: 181 });
+      },
     });
+    await using app = startInProcessApp(work, { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' });
     const apiUrl = `http://localhost:${app.port}`;
     const baselineServer = Bun.serve({
       hostname: '127.0.0.1',
@@ -98,11 +100,22 @@ export function run(): Promise<WidgetResults> {
     let browser: Browser | null = null;
     try {
       const { apiKey } = await signUpWithDomain(apiUrl, hostOrigin);
+      const late = await signUpWithDomain(apiUrl, hostOrigin);
+      await app.accounts.setPlan(late.id, 'extra');
+      const prefill = { webhook: { url: `http://127.0.0.2:${webhook.port}/prefill` } };
+      await api(apiUrl, 'PUT', '/v1/widget-config/bmi', { config: prefill }, late.token);
       pages.set(
         '/widget',
         page(
           `<script src="${apiUrl}/widget.js" async></script>`,
           `<div data-calc-widget data-calc-id="bmi" data-api-key="${apiKey}"></div>`,
+        ),
+      );
+      pages.set(
+        '/widget-prefill',
+        page(
+          `<script src="${apiUrl}/widget.js" async></script>`,
+          `<div data-calc-widget data-calc-id="bmi" data-api-key="${late.apiKey}"></div>`,
         ),
       );
       pages.set(
@@ -145,12 +158,11 @@ export function run(): Promise<WidgetResults> {
       }
 
       progress(`widget: ${RUNS} loads with the pre-fill arriving ${PREFILL_DELAY_MS} ms late`);
-      delayPrefill = true;
       const cls = { prefill: [] as number[], total: [] as number[] };
       for (let i = 0; i < RUNS; i++) {
         const context = await browser.newContext();
         const tab = await context.newPage();
-        await tab.goto(`${hostOrigin}/widget`);
+        await tab.goto(`${hostOrigin}/widget-prefill`);
         await tab.waitForFunction(
           () =>
             document.querySelector('[data-calc-widget]')?.shadowRoot?.querySelector('[data-key=weight]') instanceof
@@ -176,7 +188,6 @@ export function run(): Promise<WidgetResults> {
         cls.total.push(round4(shifts.filter((shift) => !shift.input).reduce((sum, shift) => sum + shift.v, 0)));
         await context.close();
       }
-      delayPrefill = false;
 
       const widgetMs = median(runsMs.widget);
       const germanMs = median(runsMs.german);
@@ -271,6 +282,7 @@ export function run(): Promise<WidgetResults> {
       await browser?.close();
       await host.stop(true);
       await baselineServer.stop(true);
+      await webhook.stop(true);
     }
   });
 }

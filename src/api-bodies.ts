@@ -5,13 +5,13 @@
  */
 import type { Static } from 'elysia';
 import type { PublicCalculator } from './calculators/definition.ts';
-import type { AccountEnvelope, AccountOverview, Done, NewToken, Session } from './modules/accounts/model.ts';
-import type { CalculatorEnvelope, CalculatorList } from './modules/calculators/model.ts';
-import type { DomainEnvelope, DomainList } from './modules/domains/model.ts';
-import type { SigningSecretAnswer } from './modules/signing-secret/model.ts';
-import type { UsageReport } from './modules/usage/model.ts';
-import type { ConfigAnswer, TestAnswer } from './modules/widget-config/model.ts';
-import type { LoadAnswer } from './modules/widget/model.ts';
+import type { AccountEnvelope, AccountOverview, Done, NewToken, Session } from './modules/accounts/index.ts';
+import type { CalculatorEnvelope, CalculatorList } from './modules/calculators/index.ts';
+import type { DomainEnvelope, DomainList } from './modules/domains/index.ts';
+import type { SigningSecretAnswer } from './modules/signing-secret/index.ts';
+import type { UsageReport } from './modules/usage/index.ts';
+import type { ConfigAnswer, TestAnswer } from './modules/widget-config/index.ts';
+import type { LoadAnswer } from './modules/widget/index.ts';
 
 /**
  * `Body` with `Key` read as `T`: the schemas describe a calculator only as an object, its

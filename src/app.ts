@@ -1,7 +1,5 @@
 import { Elysia } from 'elysia';
 import type { ServerConfig } from './config.ts';
-import type { CalculatorDefinition } from './calculators/definition.ts';
-import type { AccountRow } from './db/accounts-store.ts';
 import { type Backend, loginLimiterOf, probesOf, storesOf } from './db/backend.ts';
 import { requestClientIp } from './http/client-ip.ts';
 import { createAccessLog } from './http/access-log.ts';
@@ -15,23 +13,18 @@ import { createTokenService } from './security/session-tokens.ts';
 import { calculatorsModule } from './modules/calculators/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
 import { domainsModule } from './modules/domains/index.ts';
-import { healthModule } from './modules/health/index.ts';
-import { createReadiness } from './modules/health/service.ts';
+import { createReadiness, healthModule } from './modules/health/index.ts';
 import { pagesModule } from './modules/pages/index.ts';
 import { routeGroups } from './route-groups.ts';
 import { usageModule } from './modules/usage/index.ts';
-import { signingSecretModule } from './modules/signing-secret/index.ts';
-import { createSigningSecrets } from './modules/signing-secret/service.ts';
-import { widgetModule, widgetRoutes, type Prefill } from './modules/widget/index.ts';
+import { createSigningSecrets, signingSecretModule } from './modules/signing-secret/index.ts';
+import { widgetModule, widgetRoutes } from './modules/widget/index.ts';
 import { createHeaderCipher } from './security/header-cipher.ts';
-import { widgetConfigModule } from './modules/widget-config/index.ts';
-import { pullWebhook, type PullDeps, type PullResult } from './modules/widget-config/pull.ts';
-import { createStatusLog } from './modules/widget-config/status-log.ts';
+import { createStatusLog, loadPrefill, type PullDeps, widgetConfigModule } from './modules/widget-config/index.ts';
 import { widgetScriptModule } from './modules/widget-script/index.ts';
-import { createUsageCounter, dayOf } from './usage/counter.ts';
+import { createUsageCounter } from './usage/counter.ts';
 import { createRetention } from './usage/retention.ts';
 import { createAddressPolicy } from './webhook/address-policy.ts';
-import { NOT_CALLED } from './webhook/outcomes.ts';
 import { createInFlightLimiter } from './webhook/in-flight.ts';
 import { systemResolver, type Resolver } from './webhook/url-check.ts';
 import pkg from '../package.json' with { type: 'json' };
@@ -47,8 +40,6 @@ export interface AppOptions {
   webhookTimeoutMs?: number;
   now?: () => Date;
   logger?: Logger;
-  /** Replaces the webhook pull as the source of pre-fill values (widget tests). */
-  prefill?: Prefill;
   /** The base URL when the operator gave none (the listen address, known after listen). */
   fallbackPublicUrl?: () => string;
 }
@@ -107,19 +98,6 @@ export function createApp(options: AppOptions) {
     userAgent: `calc-webhook/${pkg.version} (+${config.publicUrl ?? 'self-hosted'})`,
     timeoutMs: options.webhookTimeoutMs,
   };
-  // A load's pull counts as a call in the owner's usage; a test-webhook's does not.
-  const countedValues = (account: AccountRow, calculator: CalculatorDefinition, result: PullResult) => {
-    if (!NOT_CALLED.has(result.outcome)) usage.countCall(account.id, dayOf(now()), calculator.id, result.outcome);
-    return result.values;
-  };
-  const prefill: Prefill =
-    options.prefill ??
-    ((account, calculator, visit) => {
-      const pulled = pullWebhook(webhook, account, calculator, visit);
-      return pulled instanceof Promise
-        ? pulled.then((result) => countedValues(account, calculator, result))
-        : countedValues(account, calculator, pulled);
-    });
   // The peer address is known to the server only once it listens. The server is held from
   // its start hook: reading `app.server` (a getter) on every widget call cost the per-client
   // limit about 2 µs a load, a tenth of a load's time on the server.
@@ -131,7 +109,11 @@ export function createApp(options: AppOptions) {
   const signupLimit = signupRateLimit(rateDeps);
   const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now };
   const groups = routeGroups({ widget: widgetLimit.concern ? [widgetLimit.concern] : [] });
-  const native = nativeRoutes(widgetRoutes({ ...widgetDeps, prefill }), groups.widget, { logger, accessLog });
+  const native = nativeRoutes(
+    widgetRoutes({ ...widgetDeps, prefill: loadPrefill({ ...webhook, usage }) }),
+    groups.widget,
+    { logger, accessLog },
+  );
 
   const mounted = [
     { group: groups.widget, modules: [widgetModule(widgetDeps)] },

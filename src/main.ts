@@ -7,7 +7,7 @@ import { openDatabase } from './db/client.ts';
 import { openPostgres } from './db/postgres/client.ts';
 import { drainServer } from './http/drain.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { seedDemo, type DemoCredentials } from './modules/pages/demo.ts';
+import { seedDemo, type DemoCredentials } from './modules/pages/index.ts';
 import { loadSecret } from './secrets.ts';
 import { periodOf } from './usage/counter.ts';
 import {

@@ -13,11 +13,11 @@ export async function api(base: string, method: string, path: string, body?: unk
   return json;
 }
 
-/** A new account (a fresh email, `BENCH_PASSWORD`): its email, token and widget API key. */
-export async function signUp(base: string): Promise<{ email: string; token: string; apiKey: string }> {
+/** A new account (a fresh email, `BENCH_PASSWORD`): its id, email, token and widget API key. */
+export async function signUp(base: string): Promise<{ id: string; email: string; token: string; apiKey: string }> {
   const email = `bench-${crypto.randomUUID()}@calc.example`;
   const signup = await api(base, 'POST', '/v1/auth/signup', { email, password: BENCH_PASSWORD });
-  return { email, token: signup.token, apiKey: signup.account.apiKey };
+  return { id: signup.account.id, email, token: signup.token, apiKey: signup.account.apiKey };
 }
 
 /** A new account whose allowlist holds `domain` (the widget answers only there). */

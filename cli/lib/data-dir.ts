@@ -3,8 +3,7 @@ import { databaseUrl, dataDirFrom, webhookKey } from '../../src/config.ts';
 import { storesOf } from '../../src/db/backend.ts';
 import { openDatabase, type OpenDatabase } from '../../src/db/client.ts';
 import { openPostgres } from '../../src/db/postgres/client.ts';
-import { createSigningSecrets, type SigningSecrets } from '../../src/modules/signing-secret/service.ts';
-import { createHeaderCipher } from '../../src/security/header-cipher.ts';
+import { createHeaderCipher, type HeaderCipher } from '../../src/security/header-cipher.ts';
 import { loadSecret } from '../../src/secrets.ts';
 import { CliFailure } from '../base-command.ts';
 
@@ -23,8 +22,8 @@ export const databaseUrlFlag = Flags.string({
 /** The stores an operator command acts on, wherever the data lives. */
 export interface OperatorStore {
   stores: ReturnType<typeof storesOf>;
-  /** Signing secrets sealed with the servers' webhook key. */
-  signingSecrets(now: () => Date): SigningSecrets;
+  /** The servers' webhook key as a cipher: it seals webhook headers and signing secrets. */
+  cipher(): HeaderCipher;
   close(): Promise<void>;
 }
 
@@ -41,12 +40,7 @@ export async function openOperatorStore(flags: { data?: string; 'database-url'?:
     const stores = storesOf(store);
     return {
       stores,
-      signingSecrets: (now) =>
-        createSigningSecrets({
-          signingSecrets: stores.signingSecrets,
-          cipher: createHeaderCipher(key ?? loadSecret(dataDirFrom(flags.data), 'webhook-key', false)),
-          now,
-        }),
+      cipher: () => createHeaderCipher(key ?? loadSecret(dataDirFrom(flags.data), 'webhook-key', false)),
       close: async () => store.close(),
     };
   }
@@ -54,9 +48,9 @@ export async function openOperatorStore(flags: { data?: string; 'database-url'?:
   const stores = storesOf(store);
   return {
     stores,
-    signingSecrets: (now) => {
+    cipher: () => {
       if (key === null) throw new CliFailure('With a database URL, set CALC_WEBHOOK_KEY to the key the servers use.');
-      return createSigningSecrets({ signingSecrets: stores.signingSecrets, cipher: createHeaderCipher(key), now });
+      return createHeaderCipher(key);
     },
     close: () => store.close(),
   };

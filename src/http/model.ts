@@ -1,6 +1,7 @@
 import { t, type TSchema } from 'elysia';
 import { CALC_ID_PATTERN } from '../calculators/id.ts';
 import { ERROR_STATUS } from '../errors.ts';
+import { PULL_OUTCOMES } from '../webhook/outcomes.ts';
 
 /**
  * One consistent story for the reference's examples (the owner of shop.example, signed in on
@@ -53,6 +54,9 @@ export const ErrorResponse = t.Object(
   },
   { description: 'Error envelope' },
 );
+
+/** A webhook pull's outcome, as the owner's diagnostics and usage history report it. */
+export const Outcome = t.UnionEnum(PULL_OUTCOMES);
 
 /** Calculator ids as they appear in paths: lower-case words joined by dashes. */
 export const CalcIdParam = t.Object({ calcId: t.String({ pattern: CALC_ID_PATTERN, examples: [EXAMPLE.calcId] }) });

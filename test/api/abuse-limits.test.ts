@@ -1,14 +1,22 @@
-import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { TestApp } from '../helpers/test-app.ts';
 import { listeningApp } from '../helpers/listening-app.ts';
+import { extraShop, SHOP_ORIGIN as ORIGIN } from '../helpers/owners.ts';
+import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
 
 // Every test hashes or checks passwords (argon2id, slow on purpose): a loaded machine
 // must not turn that into a failure.
 setDefaultTimeout(30_000);
 
-const ORIGIN = 'https://shop.example';
 const PROXY = { 'trust-proxy': '127.0.0.1/32' };
 const START = Date.UTC(2026, 2, 3, 10, 0, 0);
+
+// A shop's webhook, which counts its calls.
+let webhook: TargetServer;
+beforeAll(() => {
+  webhook = startTarget('127.0.0.2');
+});
+afterAll(() => webhook.stop());
 
 async function ownerWithDomain(app: TestApp) {
   const owner = await app.signup();
@@ -16,26 +24,16 @@ async function ownerWithDomain(app: TestApp) {
   return owner;
 }
 
-/** A counting stand-in for the webhook pull: a load past the limit must not reach it. */
-function countingPrefill() {
-  const calls = { n: 0 };
-  const prefill = () => {
-    calls.n += 1;
-    return {};
-  };
-  return { calls, prefill };
-}
-
 describe('per-client limits on the widget routes', () => {
   test('per minute: exactly the limit is served, the next is 429 with Retry-After, not counted, no webhook call', async () => {
     const clock = { now: START };
-    const { calls, prefill } = countingPrefill();
     await using server = listeningApp({
       flags: { ...PROXY, 'rate-widget-per-minute': 5, 'rate-widget-per-day': 100 },
+      env: { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' },
       now: () => new Date(clock.now),
-      prefill,
     });
-    const { apiKey, token } = await ownerWithDomain(server.app);
+    // Every load below the limit calls the shop's webhook; a refused one must not.
+    const { apiKey, token } = await extraShop(server.app, webhook.url('/prefill'));
     const body = { apiKey, domain: ORIGIN, calcId: 'bmi' };
     const client = '198.51.100.7';
     for (let i = 0; i < 5; i++) expect((await server.post('/v1/widget/load', body, { client })).status).toBe(200);
@@ -46,13 +44,13 @@ describe('per-client limits on the widget routes', () => {
       expect(refused.json.error.code).toBe('rate_limited');
       expect(refused.headers.get('retry-after')).toBe('40');
     }
-    expect(calls.n).toBe(5);
+    expect(webhook.hits).toBe(5);
     expect((await server.app.request('GET', '/v1/account', { token })).json.usage.used).toBe(5);
     // Another visitor of the same page is not affected.
     expect((await server.post('/v1/widget/load', body, { client: '198.51.100.8' })).status).toBe(200);
     clock.now = START + 60_000;
     expect((await server.post('/v1/widget/load', body, { client })).status).toBe(200);
-    expect(calls.n).toBe(7);
+    expect(webhook.hits).toBe(7);
   });
 
   test('per day: exactly the limit over several minutes, then 429 until the UTC day ends', async () => {

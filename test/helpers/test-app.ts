@@ -12,7 +12,6 @@ export interface TestAppOptions {
   flags?: ServeFlags;
   env?: Record<string, string>;
   now?: () => Date;
-  prefill?: AppOptions['prefill'];
   resolve?: AppOptions['resolve'];
   webhookTimeoutMs?: number;
 }
@@ -46,7 +45,6 @@ export function testApp(options: TestAppOptions = {}) {
     resolve: options.resolve,
     webhookTimeoutMs: options.webhookTimeoutMs,
     now: options.now,
-    prefill: options.prefill,
     logger: createLogger((line) => logs.push(line)),
   });
 

@@ -10,11 +10,7 @@ import { hostPage } from './support/servers.ts';
 import { events, field, resultValue, waitForEvent } from './support/widget-page.ts';
 import { recordCspViolations, strictPolicy, useWidgetPage } from './support/widget-suite.ts';
 
-const suite = useWidgetPage({
-  api: { prefill: async () => ({ weightKg: 90 }) },
-  account: true,
-  context: { colorScheme: 'light' },
-});
+const suite = useWidgetPage({ prefill: { weightKg: 90 }, context: { colorScheme: 'light' } });
 
 describe('strict Content-Security-Policy', () => {
   test('works with no nonce when only the API origin is allowed: no violation, no CSP error', async () => {

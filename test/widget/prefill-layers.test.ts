@@ -7,13 +7,13 @@ import { expect, setDefaultTimeout, test } from 'bun:test';
 import type { FieldValues } from '../../src/calculators/definition.ts';
 import { hostPage } from './support/servers.ts';
 import { events, field, resultValue, waitForEvent } from './support/widget-page.ts';
-import { usePrefillSuite } from './support/widget-suite.ts';
+import { useWidgetPage } from './support/widget-suite.ts';
 
 // Whole pages of widgets in a real browser: a loaded machine must not turn that into a failure.
 setDefaultTimeout(60_000);
 
 // Each account's webhook answers with its own values (accountWithPrefill).
-const { suite, accountWithPrefill } = usePrefillSuite();
+const suite = useWidgetPage();
 
 const attribute = (json: string) => `data-units="metric" data-values='${json}'`;
 
@@ -92,7 +92,7 @@ test.each(TABLE)('precedence: $name', async (row) => {
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const apiKey = await accountWithPrefill(row.webhook, gate);
+  const apiKey = await suite.accountWithPrefill(row.webhook, gate);
   await suite.open(
     hostPage({
       api: suite.api.url,
@@ -118,7 +118,7 @@ test.each(TABLE)('precedence: $name', async (row) => {
 });
 
 test('data-values in the displayed units: imperial weight and height keys, select options checked', async () => {
-  const apiKey = await accountWithPrefill({});
+  const apiKey = await suite.accountWithPrefill({});
   await suite.open(
     hostPage({
       api: suite.api.url,

@@ -7,17 +7,17 @@ import { expect, test } from 'bun:test';
 import { screenshot } from './support/browser.ts';
 import { hostPage } from './support/servers.ts';
 import { events, field, resultValue, waitForEvent } from './support/widget-page.ts';
-import { usePrefillSuite } from './support/widget-suite.ts';
+import { useWidgetPage } from './support/widget-suite.ts';
 
-// Each test's account gets its own pre-fill source.
-const { suite, accountWithPrefill } = usePrefillSuite();
+// Each test's account has its own webhook, called through the real pull.
+const suite = useWidgetPage();
 
 async function openBmi(apiKey: string, attributes: string): Promise<void> {
   await suite.open(hostPage({ api: suite.api.url, widgets: [{ calcId: 'bmi', apiKey, attributes }] }));
 }
 
 test('weightKg from the load answer is applied: 90 kg at 175 cm is a BMI of 29.4', async () => {
-  await openBmi(await accountWithPrefill({ weightKg: 90 }), 'data-units="metric"');
+  await openBmi(await suite.accountWithPrefill({ weightKg: 90 }), 'data-units="metric"');
   await waitForEvent(suite.page, 'calc:ready', 'w0');
   expect(await field(suite.page, 'w0', 'weight').inputValue()).toBe('90');
   expect(await field(suite.page, 'w0', 'height').inputValue()).toBe('175');
@@ -28,7 +28,7 @@ test('weightKg from the load answer is applied: 90 kg at 175 cm is a BMI of 29.4
 });
 
 test('imperial: weightKg wins over weight and is shown in lb; height is in the shown unit (in)', async () => {
-  await openBmi(await accountWithPrefill({ weightKg: 90, weight: 200, height: 70 }), 'data-units="imperial"');
+  await openBmi(await suite.accountWithPrefill({ weightKg: 90, weight: 200, height: 70 }), 'data-units="imperial"');
   await waitForEvent(suite.page, 'calc:ready', 'w0');
   expect(await field(suite.page, 'w0', 'weight').inputValue()).toBe('198.4');
   expect(await field(suite.page, 'w0', 'height').inputValue()).toBe('70');
@@ -37,13 +37,13 @@ test('imperial: weightKg wins over weight and is shown in lb; height is in the s
 });
 
 test('the seed pair weight + heightCm pre-fills in metric; heightCm is converted in imperial', async () => {
-  await openBmi(await accountWithPrefill({ weight: 80, heightCm: 180 }), 'data-units="metric"');
+  await openBmi(await suite.accountWithPrefill({ weight: 80, heightCm: 180 }), 'data-units="metric"');
   await waitForEvent(suite.page, 'calc:ready', 'w0');
   expect(await field(suite.page, 'w0', 'weight').inputValue()).toBe('80');
   expect(await field(suite.page, 'w0', 'height').inputValue()).toBe('180');
   expect(await resultValue(suite.page, 'w0').textContent()).toBe('24.7');
 
-  await openBmi(await accountWithPrefill({ height: 70, weightKg: 80, heightCm: 180 }), 'data-units="imperial"');
+  await openBmi(await suite.accountWithPrefill({ height: 70, weightKg: 80, heightCm: 180 }), 'data-units="imperial"');
   await waitForEvent(suite.page, 'calc:ready', 'w0');
   expect(await field(suite.page, 'w0', 'height').inputValue()).toBe('70.9');
   expect(await field(suite.page, 'w0', 'weight').inputValue()).toBe('176.4');
@@ -55,7 +55,7 @@ test('a field typed in before the answer arrives is not overwritten; the others 
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await openBmi(await accountWithPrefill({ weightKg: 90, heightCm: 190 }, gate), 'data-units="metric"');
+  await openBmi(await suite.accountWithPrefill({ weightKg: 90, heightCm: 190 }, gate), 'data-units="metric"');
   await waitForEvent(suite.page, 'calc:result', 'w0');
   expect(await events(suite.page, 'calc:ready', 'w0')).toEqual([]);
   await field(suite.page, 'w0', 'weight').fill('60');
@@ -68,7 +68,7 @@ test('a field typed in before the answer arrives is not overwritten; the others 
 });
 
 test('values outside the shown range and unknown keys are ignored', async () => {
-  await openBmi(await accountWithPrefill({ weight: 1000, heightCm: 180, shoeSize: 44 }), 'data-units="metric"');
+  await openBmi(await suite.accountWithPrefill({ weight: 1000, heightCm: 180, shoeSize: 44 }), 'data-units="metric"');
   await waitForEvent(suite.page, 'calc:ready', 'w0');
   expect(await field(suite.page, 'w0', 'weight').inputValue()).toBe('70');
   expect(await field(suite.page, 'w0', 'height').inputValue()).toBe('180');

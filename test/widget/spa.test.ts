@@ -7,11 +7,18 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import type { FieldValues } from '../../src/calculators/definition.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import type { PageRecord } from './support/browser.ts';
-import { startApi, startHostSite, type ApiServer, type HostSite } from './support/servers.ts';
+import {
+  PREFILL_API,
+  type PrefillWebhook,
+  startApi,
+  startHostSite,
+  startPrefillWebhook,
+  type ApiServer,
+  type HostSite,
+} from './support/servers.ts';
 import {
   closeRecordedPage,
   events,
@@ -35,16 +42,20 @@ let page: Page;
 let record: PageRecord;
 let loads: Request[];
 let releaseSlow = () => {};
-const prefills = new Map<string, () => Promise<FieldValues>>();
+let webhook: PrefillWebhook;
 
 beforeAll(async () => {
-  api = startApi({ prefill: async (account) => (await prefills.get(account.email)?.()) ?? {} });
+  webhook = startPrefillWebhook();
+  api = startApi(PREFILL_API);
   site = startHostSite();
   ({ apiKey } = await api.accountFor(site.origin));
   const slow = await api.accountFor(site.origin);
   slowKey = slow.apiKey;
-  // The slow account's load waits until the test lets it go: a request stays in flight.
-  prefills.set(slow.email, () => new Promise((resolve) => (releaseSlow = () => resolve({}))));
+  // The slow account's loan webhook answers when the test lets it go: a load stays in flight.
+  const held = new Promise<void>((resolve) => {
+    releaseSlow = resolve;
+  });
+  await api.useWebhook(slow, 'loan', webhook.answering({}, held));
   browser = await launchChromium();
 }, HOOK_TIMEOUT_MS);
 
@@ -53,6 +64,7 @@ afterAll(async () => {
   await browser?.close();
   await api?.stop();
   await site?.stop();
+  await webhook?.stop();
 }, HOOK_TIMEOUT_MS);
 
 declare global {

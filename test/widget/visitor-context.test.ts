@@ -1,7 +1,7 @@
 /**
  * Visitor context in real Chromium: an element's data-context reaches the server with the
- * load, and the owner's endpoint receives the visitor in a signed pull. The real pull runs
- * (no pre-fill stand-in) against a real target on 127.0.0.2.
+ * load, and the owner's endpoint receives the visitor in a signed pull from the real pull,
+ * against a real target on 127.0.0.2.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

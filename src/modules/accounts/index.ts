@@ -4,7 +4,7 @@ import type { AccountsStore } from '../../db/accounts-store.ts';
 import { AppError } from '../../errors.ts';
 import { ErrorResponse } from '../../http/model.ts';
 import type { UsageCounter } from '../../usage/counter.ts';
-import { quotaStatus, type UsageDeps } from '../usage/service.ts';
+import { quotaStatus, type UsageDeps } from '../usage/index.ts';
 import { ownerAuth } from '../../http/owner-auth.ts';
 import type { LoginLimiter } from '../../limits/login-limiter.ts';
 import {
@@ -27,7 +27,18 @@ import {
   toAccountJson,
 } from './service.ts';
 import type { TokenService } from '../../security/session-tokens.ts';
-import type { SigningSecrets } from '../signing-secret/service.ts';
+import type { SigningSecrets } from '../signing-secret/index.ts';
+
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export {
+  type AccountCreationDeps,
+  createAccount,
+  normaliseEmail,
+  removeAccount,
+  resetPassword,
+  toAccountJson,
+} from './service.ts';
+export type { AccountEnvelope, AccountOverview, Done, NewToken, Session } from './model.ts';
 
 export interface AccountsModuleDeps {
   config: ServerConfig;

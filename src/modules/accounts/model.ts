@@ -1,6 +1,6 @@
 import { t, type Static } from 'elysia';
 import { EXAMPLE } from '../../http/model.ts';
-import { QuotaStatus } from '../usage/model.ts';
+import { QuotaStatus } from '../usage/index.ts';
 import { PLANS } from '../../plans.ts';
 
 export const Credentials = t.Object({

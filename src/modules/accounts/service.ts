@@ -2,7 +2,7 @@ import { DEFAULT_PLAN, type Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
 import { AppError, invalidRequest, rateLimited } from '../../errors.ts';
 import { newAccountId, newApiKey } from '../../secrets.ts';
-import type { SigningSecrets } from '../signing-secret/service.ts';
+import type { SigningSecrets } from '../signing-secret/index.ts';
 import type { LoginLimiter } from '../../limits/login-limiter.ts';
 import type { AccountJson } from './model.ts';
 

@@ -5,6 +5,9 @@ import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
 import { CalculatorEnvelope, CalculatorList } from './model.ts';
 import { requireCalculator } from '../../require-calculator.ts';
 
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export type { CalculatorEnvelope, CalculatorList } from './model.ts';
+
 // The catalogue never changes while the server runs: serialise it once.
 const catalogue = { calculators: calculators.map(toPublic) as unknown as Record<string, unknown>[] };
 

@@ -6,6 +6,17 @@ import type { TokenService } from '../../security/session-tokens.ts';
 import { DomainBody, DomainEnvelope, DomainList } from './model.ts';
 import { addDomain, listDomains, removeDomain, type DomainsDeps } from './service.ts';
 
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export { addDomain, type DomainsDeps, requestDomain } from './service.ts';
+export {
+  ActiveDomainEnvelope,
+  DomainEnvelope,
+  type DomainJson,
+  type DomainList,
+  PendingDomainEnvelope,
+  RegisterDomainBody,
+} from './model.ts';
+
 const bearer = [{ bearer: [] }];
 
 /** Owner routes for the origins allowed to embed the account's widgets. */

@@ -3,6 +3,9 @@ import { AppError } from '../../errors.ts';
 import { ErrorResponse } from '../../http/model.ts';
 import type { Readiness } from './service.ts';
 
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export { createReadiness } from './service.ts';
+
 /** Liveness (the process answers) and readiness (the database can be read and written). */
 export function healthModule(deps: { readiness: () => Readiness }) {
   return new Elysia({ tags: ['health'] })

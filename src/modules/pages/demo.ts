@@ -1,7 +1,5 @@
-import type { AccountCreationDeps } from '../accounts/service.ts';
-import { createAccount } from '../accounts/service.ts';
-import type { DomainsDeps } from '../domains/service.ts';
-import { addDomain } from '../domains/service.ts';
+import { type AccountCreationDeps, createAccount } from '../accounts/index.ts';
+import { addDomain, type DomainsDeps } from '../domains/index.ts';
 import { randomBase62 } from '../../secrets.ts';
 
 export const DEMO_EMAIL = 'demo@calc.example';

@@ -5,6 +5,9 @@ import { DEMO_EMAIL } from './demo.ts';
 import { calculatorIds } from '../../calculators/index.ts';
 import { DEMO_CSS, DEMO_JS, demoPage, demoPagePolicy } from './demo-page.ts';
 
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export { type DemoCredentials, seedDemo } from './demo.ts';
+
 /** The page at `/`: the demo, embedded exactly as a customer would embed it. */
 export function pagesModule(deps: { accounts: AccountsStore; config: ServerConfig; publicUrl: () => string }) {
   return new Elysia()

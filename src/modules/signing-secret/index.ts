@@ -6,6 +6,10 @@ import type { TokenService } from '../../security/session-tokens.ts';
 import { SigningSecretAnswer } from './model.ts';
 import type { SigningSecrets } from './service.ts';
 
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export { createSigningSecrets, type SigningSecrets } from './service.ts';
+export type { SigningSecretAnswer } from './model.ts';
+
 const bearer = [{ bearer: [] }];
 
 /** The owner's signing secret: read it, rotate it. */

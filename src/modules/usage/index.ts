@@ -6,6 +6,10 @@ import type { TokenService } from '../../security/session-tokens.ts';
 import { UsageQuery, UsageReport } from './model.ts';
 import { usageReport, type UsageDeps } from './service.ts';
 
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export { quotaStatus, type UsageDeps } from './service.ts';
+export { QuotaStatus, type UsageReport } from './model.ts';
+
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** The owner's usage history: loads per day, calculator and origin, and webhook outcomes. */

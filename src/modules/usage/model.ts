@@ -1,6 +1,5 @@
 import { t } from 'elysia';
-import { EXAMPLE } from '../../http/model.ts';
-import { Outcome } from '../widget-config/model.ts';
+import { EXAMPLE, Outcome } from '../../http/model.ts';
 
 const DAY_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 const day = (example: string) =>

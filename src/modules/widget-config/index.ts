@@ -4,12 +4,18 @@ import type { DomainsStore } from '../../db/domains-store.ts';
 import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
 import { ownerAuth } from '../../http/owner-auth.ts';
 import type { TokenService } from '../../security/session-tokens.ts';
-import { LoadAnswer } from '../widget/model.ts';
+import { LoadAnswer } from '../widget/index.ts';
 import { ConfigAnswer, ConfigBody, PreviewBody, TestAnswer, TestBody } from './model.ts';
 import { pullWebhook, type PullDeps } from './pull.ts';
 import { requireCalculator } from '../../require-calculator.ts';
 import { toPublic } from '../../calculators/definition.ts';
 import { readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
+
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export { loadPrefill } from './prefill.ts';
+export type { PullDeps } from './pull.ts';
+export { createStatusLog } from './status-log.ts';
+export type { ConfigAnswer, TestAnswer } from './model.ts';
 
 const bearer = [{ bearer: [] }];
 

@@ -1,7 +1,6 @@
 import { t } from 'elysia';
-import { EXAMPLE } from '../../http/model.ts';
+import { EXAMPLE, Outcome } from '../../http/model.ts';
 import { REDACTED } from '../../webhook/headers.ts';
-import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
 import { VISITOR_PATTERN } from '../../security/visitor-context.ts';
 
 const WebhookInput = t.Object({
@@ -26,8 +25,6 @@ export const ConfigBody = t.Object({
 export const PreviewBody = t.Object({
   calcId: t.String({ maxLength: 64, description: 'Calculator id, e.g. bmi', examples: [EXAMPLE.calcId] }),
 });
-
-export const Outcome = t.UnionEnum(PULL_OUTCOMES);
 
 /** The last webhook outcome of a calculator, for the owner's diagnostics. */
 export const WebhookStatus = t.Object({

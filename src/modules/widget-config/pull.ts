@@ -10,7 +10,7 @@ import { mergeWebhookValues } from '../../webhook/merge.ts';
 import { signedPullHeaders } from '../../webhook/signature.ts';
 import type { Resolver } from '../../webhook/url-check.ts';
 import type { PullOutcome } from '../../webhook/outcomes.ts';
-import type { SigningSecrets } from '../signing-secret/service.ts';
+import type { SigningSecrets } from '../signing-secret/index.ts';
 import { verifyContext } from '../../security/visitor-context.ts';
 import { type HeaderCipher, rowId } from '../../security/header-cipher.ts';
 import type { StatusLog } from './status-log.ts';

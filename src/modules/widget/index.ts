@@ -4,9 +4,12 @@ import type { CalculatorDefinition, FieldValues } from '../../calculators/defini
 import type { AccountRow } from '../../db/accounts-store.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
-import { ActiveDomainEnvelope, DomainEnvelope, PendingDomainEnvelope, RegisterDomainBody } from '../domains/model.ts';
+import { ActiveDomainEnvelope, DomainEnvelope, PendingDomainEnvelope, RegisterDomainBody } from '../domains/index.ts';
 import { LoadAnswer, VerifyAnswer, WidgetBody } from './model.ts';
 import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
+
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export { LoadAnswer } from './model.ts';
 
 /**
  * Fetches pre-fill values for a load (the guarded webhook pull, or a test's stand-in);

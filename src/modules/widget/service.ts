@@ -7,8 +7,7 @@ import { AppError, invalidRequest } from '../../errors.ts';
 import { requireCalculator } from '../../require-calculator.ts';
 import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
 import { matchingOrigins, normaliseOrigin } from '../../domains/origin.ts';
-import type { DomainJson } from '../domains/model.ts';
-import { requestDomain } from '../domains/service.ts';
+import { type DomainJson, requestDomain } from '../domains/index.ts';
 import type { WidgetBody } from './model.ts';
 
 export interface WidgetDeps {

@@ -2,22 +2,37 @@
  * Real HTTP for the browser: the API (the real app, in-process, on a temp SQLite dir)
  * on http://localhost:<p1>, and host pages on a different origin, http://127.0.0.1:<p2>.
  */
-import type { AppOptions } from '../../../src/app.ts';
-import type { ServeFlags } from '../../../src/config.ts';
-import { testApp } from '../../helpers/test-app.ts';
+import type { FieldValues } from '../../../src/calculators/definition.ts';
+import { testApp, type TestAppOptions } from '../../helpers/test-app.ts';
+import { startTarget } from '../../helpers/webhook-target.ts';
+
+interface ApiAccount {
+  apiKey: string;
+  email: string;
+  token: string;
+  id: string;
+}
 
 export interface ApiServer {
   /** The API's base URL (also where /widget.js lives). */
   url: string;
-  /** Signs up an account and registers `origin` for it; returns the public key. */
-  accountFor(origin: string, email?: string): Promise<{ apiKey: string; email: string }>;
+  /** Signs up an account and registers `origin` for it. */
+  accountFor(origin: string, email?: string): Promise<ApiAccount>;
+  /** Moves the account to Extra and points its `calcId` webhook at `url`, as its owner would. */
+  useWebhook(account: ApiAccount, calcId: string, url: string): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function startApi(options: { prefill?: AppOptions['prefill']; flags?: ServeFlags } = {}): ApiServer {
+/**
+ * An API that may call startPrefillWebhook's host, and waits for a pull as long as a
+ * test runs (a test may hold one open while the visitor types).
+ */
+export const PREFILL_API = { env: { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' }, webhookTimeoutMs: 60_000 };
+
+export function startApi(options: Pick<TestAppOptions, 'flags' | 'env' | 'webhookTimeoutMs'> = {}): ApiServer {
   // One browser signs up many accounts from one address: the sign-up limit is lifted here
   // (test/api/abuse-limits.test.ts covers it).
-  const built = testApp({ prefill: options.prefill, flags: { 'rate-signup-per-hour': 0, ...options.flags } });
+  const built = testApp({ ...options, flags: { 'rate-signup-per-hour': 0, ...options.flags } });
   built.app.listen({ hostname: '127.0.0.1', port: 0 });
   const port = built.app.server?.port;
   if (!port) throw new Error('the API did not start');
@@ -32,14 +47,23 @@ export function startApi(options: { prefill?: AppOptions['prefill']; flags?: Ser
         body: JSON.stringify({ email, password: 'correct horse battery' }),
       });
       if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${await signup.text()}`);
-      const { token, account } = (await signup.json()) as { token: string; account: { apiKey: string } };
+      const { token, account } = (await signup.json()) as { token: string; account: { apiKey: string; id: string } };
       const added = await fetch(`${url}/v1/domains`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ domain: origin }),
       });
       if (added.status !== 201) throw new Error(`domain add failed: ${added.status} ${await added.text()}`);
-      return { apiKey: account.apiKey, email };
+      return { apiKey: account.apiKey, email, token, id: account.id };
+    },
+    async useWebhook(account, calcId, webhookUrl) {
+      await built.accounts.setPlan(account.id, 'extra');
+      const saved = await fetch(`${url}/v1/widget-config/${calcId}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.token}` },
+        body: JSON.stringify({ config: { webhook: { url: webhookUrl } } }),
+      });
+      if (saved.status !== 200) throw new Error(`webhook save failed: ${saved.status} ${await saved.text()}`);
     },
     async stop() {
       await built.app.stop(true);
@@ -47,6 +71,30 @@ export function startApi(options: { prefill?: AppOptions['prefill']; flags?: Ser
     },
   };
 }
+
+/**
+ * A customer's pre-fill webhook on 127.0.0.2 (an API started with PREFILL_API calls
+ * it): each URL it hands out answers its own values, once its gate opens.
+ */
+export function startPrefillWebhook() {
+  const answers = new Map<string, { values: FieldValues; gate?: Promise<void> }>();
+  const target = startTarget('127.0.0.2', async (request) => {
+    const answer = answers.get(new URL(request.url).pathname);
+    await answer?.gate;
+    return Response.json(answer?.values ?? {});
+  });
+  return {
+    /** A fresh webhook URL that answers `values` after `gate` (at once without one). */
+    answering(values: FieldValues, gate?: Promise<void>): string {
+      const path = `/prefill/${crypto.randomUUID()}`;
+      answers.set(path, { values, gate });
+      return target.url(path);
+    },
+    stop: () => target.stop(),
+  };
+}
+
+export type PrefillWebhook = ReturnType<typeof startPrefillWebhook>;
 
 export interface HostSite {
   /** http://127.0.0.1:<port> — a different origin from the API. */

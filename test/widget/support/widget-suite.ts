@@ -1,11 +1,22 @@
-/** The setup every Chromium widget suite shares: the API, a host site, a browser and a recorded page per test. */
+/**
+ * The setup every Chromium widget suite shares: the API, a host site, a customer's
+ * pre-fill webhook, a browser and a recorded page per test.
+ */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'bun:test';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { FieldValues } from '../../../src/calculators/definition.ts';
 import { HOOK_TIMEOUT_MS } from '../../helpers/timeouts.ts';
 import { launchChromium } from '../../helpers/chromium.ts';
 import type { PageRecord } from './browser.ts';
-import { startApi, startHostSite, type ApiServer, type HostSite } from './servers.ts';
+import {
+  PREFILL_API,
+  type PrefillWebhook,
+  startApi,
+  startHostSite,
+  startPrefillWebhook,
+  type ApiServer,
+  type HostSite,
+} from './servers.ts';
 import { closeRecordedPage, openHostPage, openRecordedPage } from './widget-page.ts';
 
 export interface WidgetSuiteOptions {
@@ -13,6 +24,8 @@ export interface WidgetSuiteOptions {
   api?: Parameters<typeof startApi>[0];
   /** Sign up one account for the host site before the tests (its key is `apiKey`). */
   account?: boolean;
+  /** The shared account (implied) pre-fills bmi with these values from its webhook. */
+  prefill?: FieldValues;
   /** The browser context options of the page each test starts with. */
   context?: BrowserContextOptions;
   /** Called with every page opened, e.g. to watch its requests. */
@@ -31,12 +44,18 @@ export interface WidgetSuite {
   reopen(options?: BrowserContextOptions): Promise<void>;
   /** Opens `html` from the host site in the current page (see openHostPage). */
   open(html: string, options?: Parameters<typeof openHostPage>[3]): Promise<string>;
+  /**
+   * Signs up a fresh account for the host site whose bmi webhook answers `values` (after
+   * `gate`, when given), through the real pull, and gives its key.
+   */
+  accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string>;
 }
 
 /** Registers the suite's hooks; the returned getters give the current servers, browser and page. */
 export function useWidgetPage(options: WidgetSuiteOptions = {}): WidgetSuite {
   let api: ApiServer;
   let site: HostSite;
+  let webhook: PrefillWebhook;
   let browser: Browser;
   let apiKey = '';
   let context: BrowserContext;
@@ -48,10 +67,18 @@ export function useWidgetPage(options: WidgetSuiteOptions = {}): WidgetSuite {
     options.onPage?.(page);
   }
 
+  async function accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string> {
+    const account = await api.accountFor(site.origin);
+    await api.useWebhook(account, 'bmi', webhook.answering(values, gate));
+    return account.apiKey;
+  }
+
   beforeAll(async () => {
-    api = startApi(options.api);
+    webhook = startPrefillWebhook();
+    api = startApi({ ...PREFILL_API, ...options.api });
     site = startHostSite();
-    if (options.account) ({ apiKey } = await api.accountFor(site.origin));
+    if (options.prefill) apiKey = await accountWithPrefill(options.prefill);
+    else if (options.account) ({ apiKey } = await api.accountFor(site.origin));
     browser = await launchChromium();
   }, HOOK_TIMEOUT_MS);
 
@@ -59,6 +86,7 @@ export function useWidgetPage(options: WidgetSuiteOptions = {}): WidgetSuite {
     await browser?.close();
     await api?.stop();
     await site?.stop();
+    await webhook?.stop();
   }, HOOK_TIMEOUT_MS);
 
   beforeEach(() => reopen(), HOOK_TIMEOUT_MS);
@@ -86,33 +114,8 @@ export function useWidgetPage(options: WidgetSuiteOptions = {}): WidgetSuite {
     },
     reopen,
     open: (html, openOptions) => openHostPage(page, site, html, openOptions),
+    accountWithPrefill,
   };
-}
-
-/**
- * A widget suite whose API answers each account's loads with that account's own pre-fill
- * values: `accountWithPrefill(values, gate?)` signs up a fresh account for the host site
- * whose loads answer with `values` (after `gate`, when given) and gives its key.
- */
-export function usePrefillSuite(options: Omit<WidgetSuiteOptions, 'api'> = {}): {
-  suite: WidgetSuite;
-  accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string>;
-} {
-  // Each account gets its own pre-fill source, looked up by the account's email.
-  const prefills = new Map<string, () => Promise<FieldValues>>();
-  const suite = useWidgetPage({
-    ...options,
-    api: { prefill: async (account) => (await prefills.get(account.email)?.()) ?? {} },
-  });
-  async function accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string> {
-    const { apiKey, email } = await suite.api.accountFor(suite.site.origin);
-    prefills.set(email, async () => {
-      await gate;
-      return values;
-    });
-    return apiKey;
-  }
-  return { suite, accountWithPrefill };
 }
 
 /** Collects the page's CSP violations in window.cspViolations, from before the first script runs. */

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { DEFAULT_PLAN, PLANS, type Plan } from '../../../../src/plans.ts';
-import { createAccount, toAccountJson } from '../../../../src/modules/accounts/service.ts';
+import { createAccount, toAccountJson } from '../../../../src/modules/accounts/index.ts';
+import { createSigningSecrets } from '../../../../src/modules/signing-secret/index.ts';
 import { randomBase62 } from '../../../../src/secrets.ts';
 import { BaseCommand } from '../../../base-command.ts';
 import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';
@@ -31,7 +32,15 @@ export default class AccountsCreate extends BaseCommand {
     const now = () => new Date();
     try {
       const row = await createAccount(
-        { accounts: store.stores.accounts, now, signingSecrets: store.signingSecrets(now) },
+        {
+          accounts: store.stores.accounts,
+          now,
+          signingSecrets: createSigningSecrets({
+            signingSecrets: store.stores.signingSecrets,
+            cipher: store.cipher(),
+            now,
+          }),
+        },
         {
           email: flags.email,
           password,

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { removeAccount, toAccountJson } from '../../../../src/modules/accounts/service.ts';
+import { removeAccount, toAccountJson } from '../../../../src/modules/accounts/index.ts';
 import { BaseCommand } from '../../../base-command.ts';
 import { confirmByTyping, yesFlag } from '../../../lib/confirm.ts';
 import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';

@@ -1,5 +1,5 @@
 import { readQuotas } from '../../../../src/config.ts';
-import { toAccountJson } from '../../../../src/modules/accounts/service.ts';
+import { toAccountJson } from '../../../../src/modules/accounts/index.ts';
 import { periodOf } from '../../../../src/usage/counter.ts';
 import { BaseCommand } from '../../../base-command.ts';
 import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';

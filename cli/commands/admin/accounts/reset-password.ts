@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { resetPassword, toAccountJson } from '../../../../src/modules/accounts/service.ts';
+import { resetPassword, toAccountJson } from '../../../../src/modules/accounts/index.ts';
 import { randomBase62 } from '../../../../src/secrets.ts';
 import { BaseCommand } from '../../../base-command.ts';
 import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PLANS, type Plan } from '../../../../src/plans.ts';
-import { normaliseEmail, toAccountJson } from '../../../../src/modules/accounts/service.ts';
+import { normaliseEmail, toAccountJson } from '../../../../src/modules/accounts/index.ts';
 import { BaseCommand, CliFailure } from '../../../base-command.ts';
 import { dataFlag, databaseUrlFlag, openOperatorStore } from '../../../lib/data-dir.ts';
 
