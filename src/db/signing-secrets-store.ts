@@ -1,5 +1,6 @@
 import { isNull, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
+import { selectList } from './columns.ts';
 import { writeGateOf } from './write-gate.ts';
 import { accounts, signingSecrets } from './sqlite/schema.ts';
 
@@ -9,7 +10,7 @@ export type SigningSecretRow = typeof signingSecrets.$inferSelect;
 export function createSigningSecretsStore(db: Db) {
   const gate = writeGateOf(db.$client);
   const byAccount = db.$client.query<SigningSecretRow, { accountId: string }>(
-    'SELECT account_id AS accountId, secret, created_at AS createdAt, previous_secret AS previousSecret, previous_valid_until AS previousValidUntil FROM signing_secrets WHERE account_id = $accountId',
+    `SELECT ${selectList(signingSecrets)} FROM signing_secrets WHERE account_id = $accountId`,
   );
 
   return {

@@ -1,6 +1,7 @@
 import { and, between, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { usage, usageDaily, type webhookDaily } from './sqlite/schema.ts';
+import { insertList } from './columns.ts';
+import { usage, usageDaily, webhookDaily } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
 import type { PullOutcome } from '../webhook/outcomes.ts';
 
@@ -71,14 +72,16 @@ export function createUsageStore(db: Db) {
   const isAccount = db.$client.query<{ found: number }, { id: string }>(
     'SELECT 1 AS found FROM accounts WHERE id = $id',
   );
+  // Whole rows, their columns from the schema; the key and the count that adds up are the statement's own.
+  const [monthly, loads, calls] = [insertList(usage), insertList(usageDaily), insertList(webhookDaily)];
   const addMonthly = db.$client.query<unknown, MonthlyDelta>(
-    'INSERT INTO usage (account_id, period, loads) VALUES ($accountId, $period, $loads) ON CONFLICT (account_id, period) DO UPDATE SET loads = loads + excluded.loads',
+    `INSERT INTO usage (${monthly.columns}) VALUES (${monthly.values}) ON CONFLICT (account_id, period) DO UPDATE SET loads = loads + excluded.loads`,
   );
   const addLoads = db.$client.query<unknown, LoadsDelta>(
-    'INSERT INTO usage_daily (account_id, day, calc_id, domain, loads) VALUES ($accountId, $day, $calcId, $domain, $loads) ON CONFLICT (account_id, day, calc_id, domain) DO UPDATE SET loads = loads + excluded.loads',
+    `INSERT INTO usage_daily (${loads.columns}) VALUES (${loads.values}) ON CONFLICT (account_id, day, calc_id, domain) DO UPDATE SET loads = loads + excluded.loads`,
   );
   const addCalls = db.$client.query<unknown, CallsDelta>(
-    'INSERT INTO webhook_daily (account_id, day, calc_id, outcome, calls) VALUES ($accountId, $day, $calcId, $outcome, $calls) ON CONFLICT (account_id, day, calc_id, outcome) DO UPDATE SET calls = calls + excluded.calls',
+    `INSERT INTO webhook_daily (${calls.columns}) VALUES (${calls.values}) ON CONFLICT (account_id, day, calc_id, outcome) DO UPDATE SET calls = calls + excluded.calls`,
   );
   const writeAll = db.$client.transaction((deltas: UsageDeltas) => {
     const live = new Map<string, boolean>();

@@ -1,5 +1,6 @@
-import { and, asc, between, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, between, eq, getTableColumns, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../accounts-store.ts';
+import { selectList } from '../columns.ts';
 import type { DomainsStore } from '../domains-store.ts';
 import type { SigningSecretsStore } from '../signing-secrets-store.ts';
 import type { UsageDeltas, UsageStore } from '../usage-store.ts';
@@ -18,17 +19,26 @@ type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
 const DOMAINS_LOCK = 0x63646f6d;
 
 /** The account columns under the names of `AccountRow`, for the hot lookups below. */
-const ACCOUNT_COLUMNS =
-  'id, email, password_hash AS "passwordHash", plan, api_key AS "apiKey", created_at AS "createdAt", tokens_valid_after AS "tokensValidAfter"';
+const ACCOUNT_COLUMNS = selectList(accounts);
 
-/** A row of the lookups below as Bun's client answers it: int8 arrives as a string. */
-type RawAccount = Omit<AccountRow, 'tokensValidAfter'> & { tokensValidAfter: string };
+/**
+ * The columns Bun's client answers as strings (int8), where the schema's `mode: 'number'`
+ * gives drizzle's rows a number.
+ */
+const ACCOUNT_INT8_KEYS = Object.entries(getTableColumns(accounts)).flatMap(([key, column]) =>
+  column.columnType === 'PgBigInt53' ? [key] : [],
+);
 
+/** A row of the lookups below as Bun's client answers it. */
+type RawAccount = Record<string, unknown>;
+
+/** The raw row as `AccountRow`, in place (one lookup's own object). */
 function accountOf(raw: RawAccount): AccountRow {
-  return { ...raw, tokensValidAfter: Number(raw.tokensValidAfter) };
+  for (const key of ACCOUNT_INT8_KEYS) raw[key] = Number(raw[key]);
+  return raw as AccountRow;
 }
 
-function lookupOf([raw]: (RawAccount & { domainStatus: WidgetLookup['domainStatus'] | null })[]):
+function lookupOf([raw]: (RawAccount & { domainStatus?: WidgetLookup['domainStatus'] | null })[]):
   | WidgetLookup
   | undefined {
   if (!raw) return undefined;
@@ -74,16 +84,7 @@ export function createPgAccountsStore(db: PgDb, client: SQL = db.$client): Accou
     count: async () => (await db.select({ n: sql<number>`count(*)::int` }).from(accounts))[0]?.n ?? 0,
     listWithUsage: async (period) =>
       db
-        .select({
-          id: accounts.id,
-          email: accounts.email,
-          passwordHash: accounts.passwordHash,
-          plan: accounts.plan,
-          apiKey: accounts.apiKey,
-          createdAt: accounts.createdAt,
-          tokensValidAfter: accounts.tokensValidAfter,
-          loads: sql<number>`coalesce(${usage.loads}, 0)`.mapWith(Number),
-        })
+        .select({ ...getTableColumns(accounts), loads: sql<number>`coalesce(${usage.loads}, 0)`.mapWith(Number) })
         .from(accounts)
         .leftJoin(usage, and(eq(usage.accountId, accounts.id), eq(usage.period, period)))
         .orderBy(accounts.createdAt, accounts.id),
