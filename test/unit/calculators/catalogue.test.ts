@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'bun:test';
 import { calculatorIds, calculators, getCalculator } from '../../../src/calculators/index.ts';
 import {
@@ -9,21 +11,14 @@ import {
   type UnitSystem,
 } from '../../../src/calculators/definition.ts';
 import { convertUnit } from '../../../src/calculators/units.ts';
+import { ROOT } from '../../helpers/process.ts';
 
-const catalogueOrder = [
-  'bmi',
-  'bmr',
-  'tdee',
-  'body-fat',
-  'target-heart-rate',
-  'loan',
-  'mortgage',
-  'compound-interest',
-  'vat',
-  'percentage',
-  'tip',
-  'fuel-cost',
-];
+/** The ids docs/embedding.md lists for `data-calc-id`, in the order it gives them. */
+function documentedIds(): string[] {
+  const docs = readFileSync(join(ROOT, 'docs', 'embedding.md'), 'utf8');
+  const list = /^Calculators \(`data-calc-id`\):([^(]*)\(/m.exec(docs)?.[1] ?? '';
+  return [...list.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? '');
+}
 
 function numberFields(calculator: CalculatorDefinition): NumberField[] {
   return calculator.fields.filter((field): field is NumberField => field.kind === 'number');
@@ -61,9 +56,10 @@ const everySystem = calculators.flatMap((calculator) =>
 );
 
 describe('catalogue', () => {
-  test('holds the twelve calculators in catalogue order, with matching ids list', () => {
-    expect(calculators.map((calculator) => calculator.id)).toEqual(catalogueOrder);
-    expect(calculatorIds).toEqual(catalogueOrder);
+  test('the ids list follows the catalogue, and docs/embedding.md lists every id in that order', () => {
+    expect(calculatorIds).toEqual(calculators.map((calculator) => calculator.id));
+    expect(new Set(calculatorIds).size).toBe(calculators.length);
+    expect(documentedIds()).toEqual([...calculatorIds]);
   });
 
   test('getCalculator finds every calculator by id', () => {
@@ -269,7 +265,7 @@ describe('browser safety', () => {
   test('catalogue sources import only each other and use no Node or Bun APIs', async () => {
     const directory = new URL('../../../src/calculators/', import.meta.url);
     const names = [...new Bun.Glob('*.ts').scanSync(directory.pathname)];
-    expect(names.length).toBeGreaterThanOrEqual(catalogueOrder.length + 2);
+    expect(names.length).toBeGreaterThanOrEqual(calculators.length + 2);
     for (const name of names) {
       const source = await Bun.file(new URL(name, directory)).text();
       for (const [, specifier] of source.matchAll(/\bfrom\s+'([^']+)'/g)) expect(specifier).toMatch(/^\.\/[\w-]+\.ts$/);
