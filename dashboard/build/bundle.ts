@@ -4,6 +4,7 @@
  * the server's bundle macro (Bun.build cannot run inside a macro).
  */
 import { join } from 'node:path';
+import { packLanguages } from '../../widget/build/packs.ts';
 
 const root = join(import.meta.dir, '..', '..');
 
@@ -26,7 +27,8 @@ export async function bundleDashboard(): Promise<BuiltAsset[]> {
     minify: true,
     sourcemap: 'none',
     naming: { entry: '[name]-[hash].[ext]', asset: '[name]-[hash].[ext]', chunk: '[name]-[hash].[ext]' },
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // The snippet builder offers a locale for each language the widget has a pack for.
+    define: { 'process.env.NODE_ENV': '"production"', CALC_PACK_LANGUAGES: JSON.stringify(packLanguages()) },
   });
   if (!result.success) throw new AggregateError(result.logs, 'dashboard bundle failed');
   const assets: BuiltAsset[] = [];

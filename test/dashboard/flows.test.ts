@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
+import { packLanguages } from '../../widget/build/packs.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
 import {
@@ -271,6 +272,15 @@ test(
     await page.getByRole('link', { name: 'Loan' }).first().click();
     await heading(page, catalogue.find((c) => c.title.startsWith('Loan'))?.title ?? 'Loan').waitFor();
     await page.getByLabel('Theme').selectOption('dark');
+    // A locale for each language the widget speaks: English (US and UK units), then every pack's.
+    const locales = await page
+      .getByLabel('Locale')
+      .locator('option')
+      .evaluateAll((options) =>
+        options.map((option) => (option as HTMLOptionElement).value).filter((value) => value !== ''),
+      );
+    expect(locales.slice(0, 2)).toEqual(['en-US', 'en-GB']);
+    expect(locales.slice(2).map((locale) => locale.split('-')[0])).toEqual(packLanguages());
     await page.getByLabel('Locale').selectOption('de-DE');
     await page.getByLabel('Currency').fill('eur');
     const snippet = await page.locator('#snippet').textContent();

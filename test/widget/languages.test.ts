@@ -8,13 +8,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { languagePackSizes } from '../../src/modules/widget-script/index.ts';
+import { PACKS_DIR } from '../../widget/build/packs.ts';
 import { translatableTexts } from '../../widget/build/texts.ts';
 import { translator } from '../../widget/src/i18n.ts';
 import { TEXTS } from '../../widget/src/texts.ts';
-import { ROOT } from '../helpers/process.ts';
 import { testApp } from '../helpers/test-app.ts';
 
-const PACKS_DIR = join(ROOT, 'widget', 'i18n');
 const LANGUAGES = ['de', 'es', 'fr', 'it', 'nl', 'pl', 'pt'];
 const keys = translatableTexts();
 const packs = new Map(

@@ -5,15 +5,15 @@
  * run inside a macro) with `--json`, and by `bun widget/build/bundle.ts > widget.js` by hand.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { compressed, type BuiltFile } from './compress.ts';
+import { PACKS_DIR, packLanguages } from './packs.ts';
 import { stripOwnerText } from './strip-owner-text.ts';
 import { translatableTexts } from './texts.ts';
 
 const root = join(import.meta.dir, '..', '..');
 const calculatorsDir = join(root, 'src', 'calculators');
-const packsDir = join(root, 'widget', 'i18n');
 
 export interface LanguagePack {
   language: string;
@@ -25,19 +25,15 @@ export interface LanguagePack {
 /** Every pack, reduced to the texts the widget shows (a stale entry costs no bytes). */
 export function readPacks(): LanguagePack[] {
   const keys = translatableTexts();
-  return readdirSync(packsDir)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => {
-      const all = JSON.parse(readFileSync(join(packsDir, name), 'utf8')) as Record<string, unknown>;
-      const kept = Object.fromEntries(
-        keys.flatMap((key) => (typeof all[key] === 'string' && Object.hasOwn(all, key) ? [[key, all[key]]] : [])),
-      );
-      const json = JSON.stringify(kept);
-      const language = basename(name, '.json');
-      const hash = createHash('sha256').update(json).digest('hex').slice(0, 12);
-      return { language, file: `${language}.${hash}.json`, json };
-    });
+  return packLanguages().map((language) => {
+    const all = JSON.parse(readFileSync(join(PACKS_DIR, `${language}.json`), 'utf8')) as Record<string, unknown>;
+    const kept = Object.fromEntries(
+      keys.flatMap((key) => (typeof all[key] === 'string' && Object.hasOwn(all, key) ? [[key, all[key]]] : [])),
+    );
+    const json = JSON.stringify(kept);
+    const hash = createHash('sha256').update(json).digest('hex').slice(0, 12);
+    return { language, file: `${language}.${hash}.json`, json };
+  });
 }
 
 export async function bundleWidget(packs: LanguagePack[] = readPacks()): Promise<string> {

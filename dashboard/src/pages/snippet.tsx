@@ -9,7 +9,18 @@ export interface SnippetOptions {
   currency: string;
 }
 
-const LOCALES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-PT', 'pl-PL'];
+// Set at bundle time to the languages of the widget's packs (widget/i18n/), English aside.
+declare const CALC_PACK_LANGUAGES: readonly string[];
+
+/** English in the US and the UK (their units differ), then each pack's language in its likeliest region. */
+const LOCALES = [
+  'en-US',
+  'en-GB',
+  ...CALC_PACK_LANGUAGES.map((language) => {
+    const { region } = new Intl.Locale(language).maximize();
+    return region ? `${language}-${region}` : language;
+  }),
+];
 
 const escapeAttribute = (value: string) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
