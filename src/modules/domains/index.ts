@@ -3,7 +3,7 @@ import type { AccountsStore } from '../../db/accounts-store.ts';
 import { ErrorResponse } from '../../http/model.ts';
 import { ownerAuth } from '../../http/owner-auth.ts';
 import type { TokenService } from '../../security/session-tokens.ts';
-import { DomainBody, DomainEnvelope, DomainList } from './model.ts';
+import { DomainRequest, DomainEnvelope, DomainList } from './model.ts';
 import { addDomain, listDomains, removeDomain, type DomainsDeps } from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
@@ -14,7 +14,7 @@ export {
   type DomainJson,
   type DomainList,
   PendingDomainEnvelope,
-  RegisterDomainBody,
+  RegisterDomainRequest,
 } from './model.ts';
 
 const bearer = [{ bearer: [] }];
@@ -35,7 +35,7 @@ export function domainsModule(deps: DomainsDeps & { tokens: TokenService; accoun
         return { domain };
       },
       {
-        body: DomainBody,
+        body: DomainRequest,
         response: { 200: DomainEnvelope, 201: DomainEnvelope, 400: ErrorResponse, 401: ErrorResponse },
         detail: { summary: 'Add an origin, or approve a pending request for it', security: bearer },
       },
@@ -44,7 +44,7 @@ export function domainsModule(deps: DomainsDeps & { tokens: TokenService; accoun
       '/v1/domains',
       async ({ account, body }) => ({ domain: await removeDomain(deps, account.id, body.domain) }),
       {
-        body: DomainBody,
+        body: DomainRequest,
         response: { 200: DomainEnvelope, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
         detail: { summary: 'Remove an origin or a pending request', security: bearer },
       },

@@ -1,7 +1,7 @@
 import { type Static, t, type TSchema } from 'elysia';
 import { EXAMPLE } from '../../http/model.ts';
 
-export const DomainBody = t.Object({
+export const DomainRequest = t.Object({
   domain: t.String({
     maxLength: 300,
     description: 'An origin: http(s)://host[:port]; owners may use a leading *.',
@@ -26,7 +26,7 @@ export const ActiveDomainEnvelope = t.Object({ domain: domainWith(t.Literal('act
 export const PendingDomainEnvelope = t.Object({ domain: domainWith(t.Literal('pending')) });
 export const DomainList = t.Object({ domains: t.Array(Domain) });
 
-export const RegisterDomainBody = t.Object({
+export const RegisterDomainRequest = t.Object({
   apiKey: t.String({ maxLength: 200, examples: [EXAMPLE.apiKey] }),
   domain: t.String({ maxLength: 300, examples: [EXAMPLE.origin] }),
 });

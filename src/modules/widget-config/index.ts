@@ -5,7 +5,7 @@ import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
 import { ownerAuth } from '../../http/owner-auth.ts';
 import type { TokenService } from '../../security/session-tokens.ts';
 import { LoadAnswer } from '../widget/index.ts';
-import { ConfigAnswer, ConfigBody, PreviewBody, TestAnswer, TestBody } from './model.ts';
+import { ConfigAnswer, ConfigRequest, PreviewRequest, TestAnswer, TestWebhookRequest } from './model.ts';
 import { pullWebhook, type PullDeps } from './pull.ts';
 import { requireCalculator } from '../../require-calculator.ts';
 import { toPublic } from '../../calculators/definition.ts';
@@ -38,7 +38,7 @@ export function widgetConfigModule(
       ({ account, params, body }) => saveConfig(deps, account, params.calcId, body.config.webhook),
       {
         params: CalcIdParam,
-        body: ConfigBody,
+        body: ConfigRequest,
         response: {
           200: ConfigAnswer,
           400: ErrorResponse,
@@ -63,7 +63,7 @@ export function widgetConfigModule(
       },
       {
         params: CalcIdParam,
-        body: t.Optional(TestBody),
+        body: t.Optional(TestWebhookRequest),
         response: { 200: TestAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
         detail: { summary: 'Run the guarded webhook fetch now and show what it would pre-fill', security: bearer },
       },
@@ -76,7 +76,7 @@ export function widgetConfigModule(
         return { calcId: calculator.id, calculator: toPublic(calculator), values };
       },
       {
-        body: PreviewBody,
+        body: PreviewRequest,
         response: { 200: LoadAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
         detail: {
           summary: "The load answer for the owner's own preview: same pull, not counted, no domain check",

@@ -17,12 +17,12 @@ const WebhookInput = t.Object({
   ),
 });
 
-export const ConfigBody = t.Object({
+export const ConfigRequest = t.Object({
   config: t.Object({ webhook: t.Optional(t.Union([WebhookInput, t.Null()])) }),
 });
 
 /** The dashboard's live preview asks for one calculator as its account would load it. */
-export const PreviewBody = t.Object({
+export const PreviewRequest = t.Object({
   calcId: t.String({ maxLength: 64, description: 'Calculator id, e.g. bmi', examples: [EXAMPLE.calcId] }),
 });
 
@@ -55,7 +55,7 @@ export const TestAnswer = t.Object({
   ignoredKeys: t.Array(t.String(), { examples: [['loyaltyTier']] }),
 });
 
-export const TestBody = t.Object({
+export const TestWebhookRequest = t.Object({
   visitor: t.Optional(
     t.String({
       pattern: VISITOR_PATTERN,

@@ -9,7 +9,7 @@ import type { AddressPolicy } from '../../webhook/address-policy.ts';
 import { REDACTED, validateWebhookHeaders } from '../../webhook/headers.ts';
 import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver } from '../../webhook/url-check.ts';
 import { type HeaderCipher, rowId } from '../../security/header-cipher.ts';
-import type { ConfigAnswer, ConfigBody } from './model.ts';
+import type { ConfigAnswer, ConfigRequest } from './model.ts';
 import type { PullVisit } from './pull.ts';
 import type { StatusLog } from './status-log.ts';
 
@@ -23,7 +23,7 @@ export interface ConfigDeps {
 }
 
 type ConfigJson = Static<typeof ConfigAnswer>;
-type WebhookInput = NonNullable<Static<typeof ConfigBody>['config']['webhook']>;
+type WebhookInput = NonNullable<Static<typeof ConfigRequest>['config']['webhook']>;
 
 /** The config as owners see it: header names with every value redacted. */
 export async function readConfig(deps: ConfigDeps, accountId: string, calcId: string): Promise<ConfigJson> {

@@ -4,8 +4,13 @@ import type { CalculatorDefinition, FieldValues } from '../../calculators/defini
 import type { AccountRow } from '../../db/accounts-store.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
-import { ActiveDomainEnvelope, DomainEnvelope, PendingDomainEnvelope, RegisterDomainBody } from '../domains/index.ts';
-import { LoadAnswer, VerifyAnswer, WidgetBody } from './model.ts';
+import {
+  ActiveDomainEnvelope,
+  DomainEnvelope,
+  PendingDomainEnvelope,
+  RegisterDomainRequest,
+} from '../domains/index.ts';
+import { LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
 import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
@@ -66,11 +71,11 @@ const widgetErrors = {
  * verify and load: called by every embedding page, so Bun's router serves them directly
  * (src/http/native-route.ts) with the same conventions as every other route.
  */
-export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRoute<typeof WidgetBody>[] {
+export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRoute<typeof WidgetRequest>[] {
   return [
     {
       path: '/v1/widget/verify',
-      body: WidgetBody,
+      body: WidgetRequest,
       response: { 200: VerifyAnswer, ...widgetErrors },
       detail: { summary: 'Check that a page may show a calculator (does not count a load)' },
       answer(body, request) {
@@ -80,7 +85,7 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
     },
     {
       path: '/v1/widget/load',
-      body: WidgetBody,
+      body: WidgetRequest,
       response: widgetErrors,
       detail: {
         summary: 'Load a calculator with its pre-filled values (counts one load)',
@@ -138,7 +143,7 @@ export function widgetModule(deps: WidgetDeps) {
       return { domain };
     },
     {
-      body: RegisterDomainBody,
+      body: RegisterDomainRequest,
       response: { 200: DomainEnvelope, 202: DomainEnvelope, ...widgetErrors },
       detail: {
         summary: "Ask the owner to approve this page's origin (records a pending domain)",

@@ -3,7 +3,7 @@ import { bmi } from '../../calculators/bmi.ts';
 import { toPublic } from '../../calculators/definition.ts';
 import { EXAMPLE } from '../../http/model.ts';
 
-export const WidgetBody = t.Object({
+export const WidgetRequest = t.Object({
   apiKey: t.String({ maxLength: 200, description: "The account's public key (pk_…)", examples: [EXAMPLE.apiKey] }),
   domain: t.String({
     maxLength: 300,

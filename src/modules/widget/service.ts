@@ -8,7 +8,7 @@ import { requireCalculator } from '../../require-calculator.ts';
 import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
 import { matchingOrigins, normaliseOrigin } from '../../domains/origin.ts';
 import { type DomainJson, requestDomain } from '../domains/index.ts';
-import type { WidgetBody } from './model.ts';
+import type { WidgetRequest } from './model.ts';
 
 export interface WidgetDeps {
   accounts: AccountsStore;
@@ -18,7 +18,8 @@ export interface WidgetDeps {
   now: () => Date;
 }
 
-type WidgetRequest = Static<typeof WidgetBody>;
+/** What a page sends to verify or load. */
+type WidgetCall = Static<typeof WidgetRequest>;
 
 const invalidApiKey = () =>
   new AppError('invalid_api_key', 'The API key is not valid. Copy it again from `calc embed` or your account page.');
@@ -60,7 +61,7 @@ export interface AuthorisedWidget {
  */
 export function authoriseWidget(
   deps: WidgetDeps,
-  request: WidgetRequest,
+  request: WidgetCall,
   originHeader: string | null,
 ): AuthorisedWidget | Promise<AuthorisedWidget> {
   const origin = pageOrigin(request.domain);
@@ -75,7 +76,7 @@ export function authoriseWidget(
 
 function judge(
   found: WidgetLookup | undefined,
-  request: WidgetRequest,
+  request: WidgetCall,
   origin: string,
   originHeader: string | null,
 ): AuthorisedWidget {
