@@ -1,3 +1,4 @@
+import { MAX_PENDING_DOMAINS } from '../domains/status.ts';
 import type { ErrorCode } from '../errors.ts';
 import { EXAMPLE } from './model.ts';
 import { DEFAULT_PLAN, webhookPlanRequired } from '../plans.ts';
@@ -24,7 +25,7 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   payload_too_large: 'The body is over 64 KiB.',
   invalid_webhook_url: 'The webhook URL is refused: not http(s), or it resolves to a private address.',
   quota_exceeded: "The account has used this month's widget loads.",
-  too_many_pending_domains: 'The account has 20 pending domain requests; approve or remove some.',
+  too_many_pending_domains: `The account has ${MAX_PENDING_DOMAINS} pending domain requests; approve or remove some.`,
   rate_limited: 'Too many requests from this client; wait for `Retry-After` seconds.',
   internal: 'A bug on the server: quote the request id from the message when reporting it.',
   not_ready: 'The server cannot reach its database.',
@@ -62,7 +63,7 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
   },
   quota_exceeded: { message: 'This account has used its 1000 widget loads for this month.' },
   too_many_pending_domains: {
-    message: 'This account already has 20 pending domain requests; the owner must approve or remove some first.',
+    message: `This account already has ${MAX_PENDING_DOMAINS} pending domain requests; the owner must approve or remove some first.`,
   },
   rate_limited: { message: 'Too many failed sign-ins from this address. Try again in 42 seconds.' },
   internal: {

@@ -16,7 +16,7 @@ export interface WebhookFetchResult {
 export interface GuardedFetchDeps {
   resolve: Resolver;
   policy: AddressPolicy;
-  /** One budget for lookup, connect, headers and body. Default 5000. */
+  /** One budget for lookup, connect, headers and body. Default DEFAULT_TIMEOUT_MS. */
   timeoutMs?: number;
   /** Cap on the decoded body. Default 256 KiB. */
   maxBytes?: number;
@@ -25,7 +25,8 @@ export interface GuardedFetchDeps {
   signed?: Record<string, string>;
 }
 
-const DEFAULT_TIMEOUT_MS = 5000;
+/** One webhook call's budget, from lookup to body (and the save-time URL check's). */
+export const DEFAULT_TIMEOUT_MS = 5000;
 const DEFAULT_MAX_BYTES = 256 * 1024;
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
 import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
 
@@ -33,7 +34,7 @@ export const domains = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     origin: text('origin').notNull(),
-    status: text('status', { enum: ['active', 'pending'] }).notNull(),
+    status: text('status', { enum: DOMAIN_STATUSES }).notNull(),
     createdAt: text('created_at').notNull(),
   },
   (table) => [

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
 import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
 
@@ -32,7 +33,7 @@ export const domains = sqliteTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     origin: text('origin').notNull(),
-    status: text('status', { enum: ['active', 'pending'] }).notNull(),
+    status: text('status', { enum: DOMAIN_STATUSES }).notNull(),
     createdAt: text('created_at').notNull(),
   },
   (table) => [

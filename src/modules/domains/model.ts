@@ -1,4 +1,5 @@
 import { type Static, t, type TSchema } from 'elysia';
+import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { EXAMPLE } from '../../http/model.ts';
 
 export const DomainRequest = t.Object({
@@ -16,7 +17,7 @@ const domainWith = <S extends TSchema>(status: S) =>
     createdAt: t.String({ format: 'date-time', examples: [EXAMPLE.domainCreatedAt] }),
   });
 
-const Domain = domainWith(t.Union([t.Literal('active'), t.Literal('pending')]));
+const Domain = domainWith(t.UnionEnum(DOMAIN_STATUSES));
 
 export type DomainJson = Static<typeof Domain>;
 

@@ -2,8 +2,7 @@ import type { DomainRow, DomainsStore } from '../../db/domains-store.ts';
 import { AppError } from '../../errors.ts';
 import type { DomainJson } from './model.ts';
 import { matchingOrigins, normaliseOrigin } from '../../domains/origin.ts';
-
-const MAX_PENDING_DOMAINS = 20;
+import { MAX_PENDING_DOMAINS } from '../../domains/status.ts';
 
 export interface DomainsDeps {
   domains: DomainsStore;

@@ -6,6 +6,7 @@ import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { requireCalculator } from '../../require-calculator.ts';
 import type { AddressPolicy } from '../../webhook/address-policy.ts';
+import { DEFAULT_TIMEOUT_MS } from '../../webhook/guarded-fetch.ts';
 import { REDACTED, validateWebhookHeaders } from '../../webhook/headers.ts';
 import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver } from '../../webhook/url-check.ts';
 import { type HeaderCipher, rowId } from '../../security/header-cipher.ts';
@@ -165,7 +166,7 @@ async function checkUrl(deps: ConfigDeps, raw: string): Promise<void> {
   const checked = await resolveAndCheck(target, {
     resolve: deps.resolve,
     policy: deps.policy,
-    signal: AbortSignal.timeout(5000),
+    signal: AbortSignal.timeout(DEFAULT_TIMEOUT_MS),
   });
   if (!checked.ok) throw refusedUrl(checked.reason, checked.outcome);
 }
