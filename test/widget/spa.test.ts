@@ -4,68 +4,31 @@
  * keeps its widget, changed attributes remount it, calls made before the script arrived
  * run from the window.calc queue, and the React example of docs/embedding.md works.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
-import { launchChromium } from '../helpers/chromium.ts';
-import type { PageRecord } from './support/browser.ts';
-import {
-  PREFILL_API,
-  type PrefillWebhook,
-  startApi,
-  startHostSite,
-  startPrefillWebhook,
-  type ApiServer,
-  type HostSite,
-} from './support/servers.ts';
-import {
-  closeRecordedPage,
-  events,
-  field,
-  openHostPage,
-  openRecordedPage,
-  resultValue,
-  waitForEvent,
-} from './support/widget-page.ts';
+import type { Page, Request } from 'playwright-core';
+import { events, field, resultValue, waitForEvent } from './support/widget-page.ts';
+import { useWidgetPage } from './support/widget-suite.ts';
 
 // Whole pages of widgets in a real browser: a loaded machine must not turn that into a failure.
 setDefaultTimeout(60_000);
 
-let browser: Browser;
-let api: ApiServer;
-let site: HostSite;
-let apiKey: string;
-let slowKey: string;
-let context: BrowserContext;
 let page: Page;
-let record: PageRecord;
 let loads: Request[];
+let slowKey: string;
 let releaseSlow = () => {};
-let webhook: PrefillWebhook;
+
+const suite = useWidgetPage({ account: true, onPage: watch });
 
 beforeAll(async () => {
-  webhook = startPrefillWebhook();
-  api = startApi(PREFILL_API);
-  site = startHostSite();
-  ({ apiKey } = await api.accountFor(site.origin));
-  const slow = await api.accountFor(site.origin);
-  slowKey = slow.apiKey;
   // The slow account's loan webhook answers when the test lets it go: a load stays in flight.
   const held = new Promise<void>((resolve) => {
     releaseSlow = resolve;
   });
-  await api.useWebhook(slow, 'loan', webhook.answering({}, held));
-  browser = await launchChromium();
-}, HOOK_TIMEOUT_MS);
+  slowKey = await suite.accountWithPrefill({}, held, 'loan');
+});
 
-afterAll(async () => {
-  releaseSlow();
-  await browser?.close();
-  await api?.stop();
-  await site?.stop();
-  await webhook?.stop();
-}, HOOK_TIMEOUT_MS);
+afterAll(() => releaseSlow());
 
 declare global {
   interface Window {
@@ -73,12 +36,13 @@ declare global {
   }
 }
 
-beforeEach(async () => {
-  ({ context, page, record } = await openRecordedPage(browser));
+/** Each test's page: what the widget holds is counted, its loads are recorded. */
+async function watch(opened: Page): Promise<void> {
+  page = opened;
   // Counts what the widget script still holds: listeners it added and did not remove (nor
   // release through their signal), observers it started and did not disconnect. The
   // script is told apart from the page and the test harness by its URL in the stack.
-  await context.addInitScript(() => {
+  await page.addInitScript(() => {
     const live = {
       listeners: new Set<{ target: EventTarget; type: string }>(),
       observers: new Set<MutationObserver>(),
@@ -121,19 +85,15 @@ beforeEach(async () => {
   page.on('request', (request) => {
     if (request.url().endsWith('/v1/widget/load')) loads.push(request);
   });
-}, HOOK_TIMEOUT_MS);
-
-afterEach(() => closeRecordedPage({ context, page, record }), HOOK_TIMEOUT_MS);
+}
 
 async function openApp(body: string, head = ''): Promise<void> {
-  await openHostPage(
-    page,
-    site,
+  await suite.open(
     `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>app</title>${head}</head><body><main id="app">${body}</main></body></html>`,
   );
 }
 
-const widgetScript = () => `<script src="${api.url}/widget.js"></script>`;
+const widgetScript = () => `<script src="${suite.api.url}/widget.js"></script>`;
 
 /** What the widget still holds: listeners on removed nodes, on document/window, on anything; observers. */
 function held(): Promise<{ detached: number; global: number; all: number; observers: number }> {
@@ -171,8 +131,8 @@ describe('elements added and removed after load', () => {
     // The loader's one observer; no listener once the page has loaded.
     expect(baseline).toEqual({ detached: 0, global: 0, all: 0, observers: 1 });
 
-    await addWidget('a', 'bmi', apiKey);
-    await addWidget('b', 'tip', apiKey, { 'data-theme': 'auto' });
+    await addWidget('a', 'bmi', suite.apiKey);
+    await addWidget('b', 'tip', suite.apiKey, { 'data-theme': 'auto' });
     await waitForEvent(page, 'calc:ready', 'a');
     await waitForEvent(page, 'calc:ready', 'b');
     await field(page, 'a', 'weight').fill('80');
@@ -195,7 +155,7 @@ describe('elements added and removed after load', () => {
     await page.waitForFunction(() => (window.live?.observers.size ?? 0) === 1);
     expect(await held()).toEqual(baseline);
     // Nothing was thrown or warned: an abort on removal is not an error.
-    expect(record.warnings.filter((text) => text.startsWith('[calc]'))).toEqual([]);
+    expect(suite.record.warnings.filter((text) => text.startsWith('[calc]'))).toEqual([]);
     expect(await events(page, 'calc:error')).toEqual([]);
     releaseSlow();
   });
@@ -204,7 +164,7 @@ describe('elements added and removed after load', () => {
     await openApp('', widgetScript());
     const baseline = await held();
     for (let round = 0; round < 5; round++) {
-      await addWidget(`r${round}`, 'percentage', apiKey, { 'data-theme': 'auto' });
+      await addWidget(`r${round}`, 'percentage', suite.apiKey, { 'data-theme': 'auto' });
       await waitForEvent(page, 'calc:ready', `r${round}`);
       await page.evaluate((id) => document.getElementById(id)?.remove(), `r${round}`);
     }
@@ -213,7 +173,7 @@ describe('elements added and removed after load', () => {
 
   test('a moved element keeps its widget and typed value; a changed attribute remounts it', async () => {
     await openApp('<section id="left"></section><section id="right"></section>', widgetScript());
-    await addWidget('m', 'bmi', apiKey);
+    await addWidget('m', 'bmi', suite.apiKey);
     await waitForEvent(page, 'calc:ready', 'm');
     await field(page, 'm', 'weight').fill('81');
     await page.evaluate(() => {
@@ -259,10 +219,10 @@ describe('calls before the script arrives', () => {
         calc('mount', document.getElementById('q1'), { calcId: 'loan', apiKey, currency: 'EUR', locale: 'de-DE' });
         calc('mount', document.getElementById('q2'), { calcId: 'vat', apiKey });
       },
-      { apiKey },
+      { apiKey: suite.apiKey },
     );
     expect(await page.evaluate(() => document.getElementById('q1')?.shadowRoot ?? null)).toBeNull();
-    await page.addScriptTag({ url: `${api.url}/widget.js` });
+    await page.addScriptTag({ url: `${suite.api.url}/widget.js` });
     await waitForEvent(page, 'calc:ready', 'q1');
     await waitForEvent(page, 'calc:ready', 'q2');
     expect(await resultValue(page, 'q1').textContent()).toBe('400,76\u00a0€');
@@ -283,15 +243,13 @@ describe('React', () => {
       define: { 'process.env.NODE_ENV': '"production"' },
     });
     if (!built.success) throw new AggregateError(built.logs, 'the React fixture did not build');
-    const app = site.page(`/${crypto.randomUUID()}.js`, (await built.outputs[0]?.text()) ?? '', {
+    const app = suite.site.page(`/${crypto.randomUUID()}.js`, (await built.outputs[0]?.text()) ?? '', {
       'content-type': 'text/javascript; charset=utf-8',
     });
-    await openHostPage(
-      page,
-      site,
+    await suite.open(
       `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>react</title>
-<script src="${api.url}/widget.js" async></script></head><body><div id="app"></div>
-<script>window.reactTest = { apiKey: ${JSON.stringify(apiKey)} };</script><script src="${app}"></script></body></html>`,
+<script src="${suite.api.url}/widget.js" async></script></head><body><div id="app"></div>
+<script>window.reactTest = { apiKey: ${JSON.stringify(suite.apiKey)} };</script><script src="${app}"></script></body></html>`,
     );
     const widget = page.locator('[data-calc-widget]');
     await page.waitForFunction(() => (window.calcEvents ?? []).some((e) => e.type === 'calc:ready'));
@@ -324,6 +282,6 @@ describe('React', () => {
         document.querySelector('[data-calc-widget]')?.shadowRoot?.querySelector('.title')?.textContent ===
         'Trinkgeld & Rechnung teilen',
     );
-    expect(record.pageErrors).toEqual([]);
+    expect(suite.record.pageErrors).toEqual([]);
   });
 });

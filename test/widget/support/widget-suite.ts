@@ -28,8 +28,8 @@ export interface WidgetSuiteOptions {
   prefill?: FieldValues;
   /** The browser context options of the page each test starts with. */
   context?: BrowserContextOptions;
-  /** Called with every page opened, e.g. to watch its requests. */
-  onPage?: (page: Page) => void;
+  /** Called with every page opened, before it navigates: to watch its requests, add init scripts. */
+  onPage?: (page: Page) => void | Promise<void>;
 }
 
 export interface WidgetSuite {
@@ -45,10 +45,10 @@ export interface WidgetSuite {
   /** Opens `html` from the host site in the current page (see openHostPage). */
   open(html: string, options?: Parameters<typeof openHostPage>[3]): Promise<string>;
   /**
-   * Signs up a fresh account for the host site whose bmi webhook answers `values` (after
-   * `gate`, when given), through the real pull, and gives its key.
+   * Signs up a fresh account for the host site whose `calcId` webhook (bmi's unless
+   * given) answers `values` (after `gate`, when given), through the real pull; its key.
    */
-  accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string>;
+  accountWithPrefill(values: FieldValues, gate?: Promise<void>, calcId?: string): Promise<string>;
 }
 
 /** Registers the suite's hooks; the returned getters give the current servers, browser and page. */
@@ -64,12 +64,12 @@ export function useWidgetPage(options: WidgetSuiteOptions = {}): WidgetSuite {
 
   async function reopen(contextOptions: BrowserContextOptions = options.context ?? {}): Promise<void> {
     ({ context, page, record } = await openRecordedPage(browser, contextOptions));
-    options.onPage?.(page);
+    await options.onPage?.(page);
   }
 
-  async function accountWithPrefill(values: FieldValues, gate?: Promise<void>): Promise<string> {
+  async function accountWithPrefill(values: FieldValues, gate?: Promise<void>, calcId = 'bmi'): Promise<string> {
     const account = await api.accountFor(site.origin);
-    await api.useWebhook(account, 'bmi', webhook.answering(values, gate));
+    await api.useWebhook(account, calcId, webhook.answering(values, gate));
     return account.apiKey;
   }
 
