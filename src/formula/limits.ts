@@ -11,3 +11,5 @@ export const MAX_NODES = 200;
 export const MAX_DEPTH = 32;
 /** A name: a letter, then letters, digits or `_`, this long at most. */
 export const MAX_NAME_LENGTH = 40;
+/** Keys of inputs, variables and outputs, table names, and the names formulas use. */
+export const NAME_PATTERN = new RegExp(`^[a-zA-Z][a-zA-Z0-9_]{0,${MAX_NAME_LENGTH - 1}}$`);
