@@ -11,6 +11,7 @@ export type Output = Static<typeof Schema.Output>;
 export type Text = Static<typeof Schema.Text>;
 export type UnitSystem = Static<typeof Schema.UnitSystem>;
 export type NumberInput = Extract<Input, { kind: 'number' }>;
+export type SelectInput = Extract<Input, { kind: 'select' }>;
 export type Band = NonNullable<Output['bands']>[number];
 
 /** One problem found in a definition: where (`outputs[1].formula`), what, and for a formula, at which character. */

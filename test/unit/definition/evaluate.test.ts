@@ -3,6 +3,8 @@
  * the displayed unit system, and the helpers a renderer uses.
  */
 import { describe, expect, test } from 'bun:test';
+import { bmi } from '../../../src/calculators/templates/bmi.ts';
+import { bodyFat } from '../../../src/calculators/templates/body-fat.ts';
 import { type CompiledDefinition, compile } from '../../../src/definition/compile.ts';
 import { evaluate, type Values } from '../../../src/definition/evaluate.ts';
 import type { Definition, Output } from '../../../src/definition/types.ts';
@@ -75,7 +77,49 @@ describe('values', () => {
   });
 });
 
-describe('unit systems', () => {
+describe('unit systems and display aliases (bmi)', () => {
+  const calculator = compiled(bmi.definition);
+  const bmiOf = (values: Values, system: 'metric' | 'imperial') => evaluate(calculator, values, system).bmi;
+  const kgPerLb = 0.45359237;
+
+  test('the alias is read in the displayed system and converted', () => {
+    expect(bmiOf({ weight: 80, height: 200 }, 'metric')).toBe(20);
+    expect(bmiOf({ weight: 80 / kgPerLb, height: 200 / 2.54 }, 'imperial')).toBeCloseTo(20, 12);
+  });
+
+  test('the canonical key wins whenever it holds a number, in its own unit', () => {
+    expect(bmiOf({ weightKg: 80, weight: 500, heightCm: 200 }, 'imperial')).toBe(20);
+    expect(bmiOf({ weightKg: 80, heightCm: 200 }, 'imperial')).toBe(20);
+    // Out of its own range it fails, whatever the alias says.
+    expect(bmiOf({ weightKg: 700, weight: 80, height: 200 }, 'metric')).toBeNull();
+  });
+
+  test("the alias keeps its displayed range, and the converted value the canonical's", () => {
+    expect(bmiOf({ weight: 4.4, height: 69 }, 'imperial')).toBeNull();
+    expect(bmiOf({ weight: 1434, height: 69 }, 'imperial')).toBeNull();
+    const wide: Definition = {
+      id: 'wide',
+      title: 'Wide',
+      unitSystems: ['metric', 'imperial'],
+      inputs: [
+        { kind: 'number', key: 'lengthCm', label: 'Length', unit: 'cm', min: 0, max: 100, default: 50 },
+        {
+          kind: 'number',
+          key: 'length',
+          label: 'Length',
+          unit: { metric: 'cm', imperial: 'in' },
+          min: 0,
+          max: 100,
+          default: 10,
+          aliasOf: 'lengthCm',
+        },
+      ],
+      outputs: [{ key: 'cm', label: 'cm', formula: 'lengthCm' }],
+    };
+    expect(evaluate(compiled(wide), { length: 39 }, 'imperial').cm).toBeCloseTo(99.06, 12);
+    expect(evaluate(compiled(wide), { length: 40 }, 'imperial').cm).toBeNull();
+  });
+
   test('a system the calculator does not offer falls back to its first', () => {
     const metricOnly = compiled(roofQuote());
     expect(evaluate(metricOnly, defaults, 'imperial')).toEqual(evaluate(metricOnly, defaults, 'metric'));
@@ -102,12 +146,13 @@ describe('compile', () => {
 
 describe('for a renderer', () => {
   test('displayed inputs show a display alias in place of its canonical input', () => {
+    expect(displayedInputs(bmi.definition).map((input) => input.key)).toEqual(['weight', 'height']);
     expect(displayedInputs(roofQuote()).map((input) => input.key)).toEqual(['area', 'material', 'removal', 'layers']);
   });
 
   test('the primary output is the one marked, else the first', () => {
     expect(primaryOutput(roofQuote()).key).toBe('perSquareMetre');
-    expect(primaryOutput({ ...roofQuote(), outputs: roofQuote().outputs.slice(0, 1) }).key).toBe('total');
+    expect(primaryOutput(bmi.definition).key).toBe('bmi');
   });
 
   test('a band applies to the value as displayed', () => {
@@ -117,5 +162,12 @@ describe('for a renderer', () => {
     expect(bandOf(total, 5000.5, {})?.label).toBe('Medium job');
     expect(bandOf(total, 1e9, {})).toEqual({ label: 'Large job', tone: 'caution' });
     expect(bandOf(total, Number.NaN, {})).toBeUndefined();
+  });
+
+  test('bandsBy takes the list of the select value, own keys only', () => {
+    const output = bodyFat.definition.outputs[0] as Output;
+    expect(bandOf(output, 20, { sex: 'male' })?.label).toBe('Average');
+    expect(bandOf(output, 20, { sex: 'female' })?.label).toBe('Athletes');
+    for (const sex of ['__proto__', 'constructor', 'other', 1]) expect(bandOf(output, 20, { sex })).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
+import { templates } from '../../../src/calculators/templates/index.ts';
 import { Definition } from '../../../src/definition/schema.ts';
 import { validateDefinition } from '../../../src/definition/validate.ts';
 import { roofQuote } from './roof-quote.ts';
@@ -13,6 +14,7 @@ type Loose = Record<string, any>;
 
 const valid: [string, unknown][] = [
   ['roof-quote', roofQuote()],
+  ...templates.map((template) => [template.definition.id, template.definition] as [string, unknown]),
   [
     'the least',
     {
