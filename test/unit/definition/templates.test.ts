@@ -1,0 +1,91 @@
+/**
+ * The twelve catalogue calculators as templates of the formula language: valid, equal to
+ * what the old compute functions gave on the fixture grid (test/fixtures/catalogue-grid.json),
+ * and shown by the catalogue routes exactly as before.
+ */
+import { describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { toPublic } from '../../../src/calculators/definition.ts';
+import { calculators } from '../../../src/calculators/index.ts';
+import { templates } from '../../../src/calculators/templates/index.ts';
+import { publicCalculator } from '../../../src/calculators/templates/public.ts';
+import { compile } from '../../../src/definition/compile.ts';
+import { evaluate } from '../../../src/definition/evaluate.ts';
+import type { UnitSystem } from '../../../src/definition/types.ts';
+import { validateDefinition } from '../../../src/definition/validate.ts';
+import { bandOf, displayedValue } from '../../../src/definition/view.ts';
+
+interface GridRow {
+  system: UnitSystem;
+  values: Record<string, number | string>;
+  outputs: Record<string, number> | null;
+  bands?: Record<string, string | null>;
+}
+
+interface Grid {
+  generatedAt: string;
+  rows: number;
+  calculators: Record<string, GridRow[]>;
+}
+
+const grid = JSON.parse(
+  readFileSync(join(import.meta.dir, '..', '..', 'fixtures', 'catalogue-grid.json'), 'utf8'),
+) as Grid;
+const rowsOf = (id: string): GridRow[] => grid.calculators[id] ?? [];
+const byId = templates.map((template) => [template.definition.id, template] as const);
+
+test('the twelve, in catalogue order', () => {
+  expect(templates.map((template) => template.definition.id)).toEqual(calculators.map((calculator) => calculator.id));
+});
+
+describe('each template', () => {
+  test.each(byId)('%s passes the validator', (_, template) => {
+    expect(validateDefinition(template.definition)).toEqual([]);
+  });
+
+  test.each(byId)("%s shows today's public catalogue shape", (id, template) => {
+    const old = calculators.find((calculator) => calculator.id === id);
+    expect(old).toBeDefined();
+    if (old) expect(publicCalculator(template)).toStrictEqual(toPublic(old));
+  });
+});
+
+describe('the fixture grid', () => {
+  test('was made from the old code, with a few hundred rows per calculator', () => {
+    expect(grid.generatedAt).toMatch(/^[0-9a-f]{40}$/);
+    for (const [id] of byId) expect(rowsOf(id).length).toBeGreaterThanOrEqual(100);
+    expect(Object.values(grid.calculators).flat()).toHaveLength(grid.rows);
+  });
+
+  test.each(byId)('%s gives the same nulls, numbers, displayed values and bands', (id, template) => {
+    const result = compile(template.definition);
+    if (!result.ok) throw new Error(`${id} does not compile`);
+    const mismatches: string[] = [];
+    for (const row of rowsOf(id)) {
+      const outputs = evaluate(result.compiled, row.values, row.system);
+      const where = `${row.system} ${JSON.stringify(row.values)}`;
+      if (row.outputs === null) {
+        // Today's compute refused the inputs as a whole: every output is null.
+        if (Object.values(outputs).some((value) => value !== null)) mismatches.push(`${where}: not null`);
+        continue;
+      }
+      for (const output of template.definition.outputs) {
+        const [want, got] = [row.outputs[output.key], outputs[output.key]];
+        if (want === undefined || got === null || got === undefined) {
+          mismatches.push(`${where}: ${output.key} ${got} for ${want}`);
+          continue;
+        }
+        const relative = want === got ? 0 : Math.abs(got - want) / Math.abs(want);
+        if (!(relative <= 1e-12) || displayedValue(output, got) !== displayedValue(output, want)) {
+          mismatches.push(`${where}: ${output.key} ${got} for ${want}`);
+        }
+        if (row.bands && Object.hasOwn(row.bands, output.key)) {
+          const band = bandOf(output, got, row.values)?.label ?? null;
+          if (band !== row.bands[output.key]) mismatches.push(`${where}: band ${band} for ${row.bands[output.key]}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
