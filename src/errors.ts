@@ -70,7 +70,7 @@ export function rateLimited(message: string, retryAfterSeconds: number): AppErro
 }
 
 /** A refusal for a fault of the server's storage, not of the request. */
-type UnavailableCode = 'not_ready' | 'storage_full';
+export type UnavailableCode = 'not_ready' | 'storage_full';
 
 /**
  * Seconds a client should wait before it tries again: a database that restarts or a
