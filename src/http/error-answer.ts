@@ -1,6 +1,7 @@
 import { AppError, type ErrorBody, errorBody, invalidRequest } from '../errors.ts';
 import { type Fault, faultOf } from '../db/faults.ts';
 import type { Logger } from '../logger.ts';
+import { CLIENT_CLOSED } from './access-log.ts';
 
 /** One schema violation as TypeBox reports it (Elysia's `error.all` holds the same). */
 export interface SchemaError {
@@ -110,5 +111,5 @@ function logFault(logger: Logger, requestId: string, fault: Fault, now: number):
  */
 export function clientClosedAnswer(request: Request): ErrorAnswer | null {
   if (!request.signal.aborted) return null;
-  return { status: 499, body: errorBody('invalid_request', 'The client closed the connection.') };
+  return { status: CLIENT_CLOSED, body: errorBody('invalid_request', 'The client closed the connection.') };
 }

@@ -76,7 +76,7 @@ describe('native routes', () => {
   });
 
   test('body rules, schema check, concerns, database faults and crashes answer the one envelope', async () => {
-    const { call, requests } = setup('open');
+    const { call, requests, accessLog } = setup('open');
     const cases = [
       [await call('POST', '{"name":1}'), 400, 'invalid_request'],
       [await call('POST', '{broken'), 400, 'invalid_request'],
@@ -96,6 +96,7 @@ describe('native routes', () => {
     expect(cases[4][0]?.headers.get('retry-after')).toBe('7');
     expect(cases[6][0]?.headers.get('retry-after')).toBe('1');
     expect(requests().map((line) => line.status)).toEqual([400, 400, 400, 413, 429, 500, 503]);
+    expect([...accessLog.inProgress()]).toEqual([]);
   });
 
   test('text/plain is taken where the group allows it', async () => {
