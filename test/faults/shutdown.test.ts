@@ -75,7 +75,7 @@ describe('shutdown deadline', () => {
     expect(storedLoads(data)).toBe(loads + 1);
   }, 20_000);
 
-  test('failure 4 (idle connections held until the deadline): on SIGTERM 100 idle connections see their end at once while slow uploads keep the deadline; nothing new is started; the cut uploads are logged 408, not 499; exit 0 within the deadline and a second', async () => {
+  test('idle connections beside slow uploads: on SIGTERM 100 idle connections see their end at once while slow uploads keep the deadline; nothing new is started; the cut uploads are logged 408, not 499; exit 0 within the deadline and a second', async () => {
     using dir = tempDir();
     const data = join(dir.path, 'data');
     const deadlineMs = 3000;
