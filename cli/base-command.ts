@@ -1,6 +1,7 @@
 import { Command, Errors } from '@oclif/core';
 import { ConfigError } from '../src/config.ts';
 import { DataDirError } from '../src/data-dir/errors.ts';
+import { faultOf } from '../src/db/faults.ts';
 import { AppError } from '../src/errors.ts';
 import { printableLines } from './lib/printable.ts';
 
@@ -48,6 +49,9 @@ export abstract class BaseCommand extends Command {
     }
     if (error instanceof CliFailure) this.fail(error.message, error.exitCode, error.code);
     if (error instanceof AppError) this.fail(error.message, EXIT.failure, error.code);
+    // The database down, hung or on a full disk: what to fix, not a stack trace.
+    const fault = faultOf(error);
+    if (fault) this.fail(`${fault.error.message} (${fault.cause})`, EXIT.failure, fault.error.code);
     if (error instanceof ConfigError) this.fail(error.message, EXIT.failure, 'invalid_config');
     if (error instanceof DataDirError) this.fail(error.message, EXIT.failure, 'data_dir');
     if (this.jsonEnabled()) this.fail(error.message, EXIT.failure);

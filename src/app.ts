@@ -190,6 +190,8 @@ export function createApp(options: AppOptions) {
     signingSecrets,
     tokens,
     logger,
+    /** Knows the requests in progress: the shutdown keeps their connections (and cuts them at its deadline). */
+    accessLog,
     /** Prunes per-day usage past retention, at most hourly (the housekeeping timer). */
     retention,
     /** The widget routes' per-client limiter (its memory bound is tested). */

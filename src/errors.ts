@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   not_ready: 503,
+  storage_full: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -66,4 +67,18 @@ export function rateLimited(message: string, retryAfterSeconds: number): AppErro
   return new AppError('rate_limited', `${message} Try again in ${retryAfterSeconds} seconds.`, undefined, {
     'Retry-After': String(retryAfterSeconds),
   });
+}
+
+/** A refusal for a fault of the server's storage, not of the request. */
+export type UnavailableCode = 'not_ready' | 'storage_full';
+
+/**
+ * Seconds a client should wait before it tries again: a database that restarts or a
+ * connection that is re-made takes about a second; a full disk waits for its operator.
+ */
+const RETRY_AFTER_SECONDS: Readonly<Record<UnavailableCode, number>> = { not_ready: 1, storage_full: 30 };
+
+/** 503 `not_ready` or `storage_full`, with the `Retry-After` a client should wait. */
+export function unavailable(code: UnavailableCode, message: string): AppError {
+  return new AppError(code, message, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS[code]) });
 }

@@ -83,7 +83,7 @@ async function serve(config: ServerConfig, logger: Logger, database: Backend, lo
     );
   }
   let listenUrl = '';
-  const { app, usage, accounts, domains, signingSecrets, flush, retention, ready } = createApp({
+  const { app, usage, accounts, domains, signingSecrets, flush, retention, ready, accessLog } = createApp({
     config,
     database,
     jwtSecret,
@@ -126,7 +126,7 @@ async function serve(config: ServerConfig, logger: Logger, database: Backend, lo
   async function stop(): Promise<void> {
     const deadline = performance.now() + config.shutdownTimeoutMs;
     clearInterval(flushTimer);
-    const cut = await drainServer(server as Server<unknown>, deadline);
+    const cut = await drainServer(server as Server<unknown>, deadline, { accessLog, logger });
     if (cut > 0) {
       logger.warn(`shutdown deadline reached: closed ${cut} requests still in progress`, {
         timeoutMs: config.shutdownTimeoutMs,

@@ -1,7 +1,7 @@
-import { AppError } from '../errors.ts';
 import { createLoginLimiter, type LoginLimiter } from '../limits/login-limiter.ts';
 import { createAccountsStore } from './accounts-store.ts';
 import type { OpenDatabase } from './client.ts';
+import { DatabaseTimeout } from './faults.ts';
 import { createDomainsStore } from './domains-store.ts';
 import type { OpenPostgres } from './postgres/client.ts';
 import { createPgLoginLimiter } from './postgres/login-limiter.ts';
@@ -58,23 +58,6 @@ const QUERY_DEADLINE_MS = 1500;
 /** How often calls past their deadline are looked for: a call gives up at most this much early. */
 const SWEEP_MS = 100;
 
-// Connection failures (Bun's client codes, errno names, SQLSTATE class 08 and
-// 57P0x shutdowns): an outage, not a bug.
-const OUTAGE = /CONNECTION|ECONN|ETIMEDOUT|EPIPE|ENOTFOUND|^08|^57P0/;
-
-/** drizzle wraps the driver's error as `cause`: the code may be one level down. */
-function isOutage(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; depth++) {
-    if (OUTAGE.test(String(e.code ?? ''))) return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
-
-function unavailable(): AppError {
-  return new AppError('not_ready', 'The database does not answer; try again in a moment.');
-}
-
 interface InFlight {
   /** The sweep count at which the call gives up. */
   due: number;
@@ -108,7 +91,7 @@ function deadlines() {
       return new Promise<T>((resolve, reject) => {
         const call: InFlight = {
           due: sweeps + Math.ceil(QUERY_DEADLINE_MS / SWEEP_MS),
-          giveUp: () => reject(unavailable()),
+          giveUp: () => reject(new DatabaseTimeout(`PostgreSQL did not answer within ${QUERY_DEADLINE_MS} ms`)),
         };
         inFlight.add(call);
         timer ??= setInterval(sweep, SWEEP_MS);
@@ -119,7 +102,7 @@ function deadlines() {
           },
           (error: unknown) => {
             inFlight.delete(call);
-            reject(error instanceof AppError || !isOutage(error) ? error : unavailable());
+            reject(error);
           },
         );
       });
@@ -128,9 +111,10 @@ function deadlines() {
 }
 
 /**
- * Every method of a PostgreSQL store under a deadline, with outages answered as 503
- * `not_ready` instead of hanging or a 500: a database that is down or unreachable is
- * the operator's to fix, and clients may retry.
+ * Every method of a PostgreSQL store under a deadline: a database that hangs is answered
+ * as 503 `not_ready` instead of holding the request. Its other failures (refused, shutting
+ * down, connection lost) pass as the driver's errors, which the error answer maps
+ * (src/db/faults.ts) and logs with their cause.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any method signature
 function guarded<T extends { [K in keyof T]: (...args: any[]) => unknown }>(
@@ -142,17 +126,10 @@ function guarded<T extends { [K in keyof T]: (...args: any[]) => unknown }>(
   // biome-ignore lint/suspicious/noExplicitAny: any method signature
   for (const [name, method] of Object.entries<(...args: any[]) => unknown>(store)) {
     wrapped[name] = options.unbounded?.includes(name as keyof T & string)
-      ? (...args: unknown[]) => outagesAnswered(method(...args))
+      ? method
       : (...args: unknown[]) => run(method(...args));
   }
   return wrapped as T;
-}
-
-/** The call's own outcome, with a lost connection answered as 503 `not_ready`. */
-function outagesAnswered<T>(work: T | Promise<T>): Promise<T> {
-  return Promise.resolve(work).catch((error: unknown) => {
-    throw error instanceof AppError || !isOutage(error) ? error : unavailable();
-  });
 }
 
 /** What `/readyz` checks: a read, and a write (SQLite) or the pinged connection (PostgreSQL). */

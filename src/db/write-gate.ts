@@ -42,7 +42,10 @@ function createWriteGate(sqlite: Database) {
           sqlite.run('COMMIT');
           return result;
         } catch (error) {
-          sqlite.run('ROLLBACK');
+          // SQLite rolls a transaction back by itself on a full disk or an I/O error (in
+          // the work or at COMMIT); a ROLLBACK then fails ("no transaction is active") and
+          // would hide the error that says why.
+          if (sqlite.inTransaction) sqlite.run('ROLLBACK');
           throw error;
         }
       });

@@ -28,7 +28,10 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   too_many_pending_domains: `The account has ${MAX_PENDING_DOMAINS} pending domain requests; approve or remove some.`,
   rate_limited: 'Too many requests from this client; wait for `Retry-After` seconds.',
   internal: 'A bug on the server: quote the request id from the message when reporting it.',
-  not_ready: 'The server cannot reach its database.',
+  not_ready:
+    'The server cannot reach its database (down, restarting, hung or read-only) or is shutting down; try again after `Retry-After` seconds.',
+  storage_full:
+    "The server's disk is full, so nothing can be saved; reads still work. Try again after `Retry-After` seconds.",
 };
 
 /**
@@ -70,4 +73,5 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
     message: `Something went wrong on our side. Quote request id ${EXAMPLE.requestId} when reporting it.`,
   },
   not_ready: { message: 'The database does not answer; try again in a moment.' },
+  storage_full: { message: "The server's disk is full, so this change cannot be saved; try again later." },
 };

@@ -100,6 +100,7 @@ function serveNative(
   return async (request) => {
     const startedAt = performance.now();
     const requestId = requestIdOf(request);
+    accessLog.begin(request);
     let status = 200;
     let text: string;
     let headers: Record<string, string> | undefined;
@@ -118,7 +119,7 @@ function serveNative(
       text = JSON.stringify(failure.body);
       headers = failure.headers;
     }
-    writeLog(requestId, status, elapsedMs(startedAt));
+    writeLog(requestId, accessLog.settle(request, status), elapsedMs(startedAt));
     if (status !== 200) return new Response(text, { status, headers: failureHeaders(requestId, headers) });
     okHeaders.set('x-request-id', requestId);
     return new Response(text, { headers: okHeaders });

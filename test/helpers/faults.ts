@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite';
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { startServe } from './process.ts';
@@ -82,6 +82,8 @@ export async function rawConnection(url: string) {
   socket.on('error', () => {});
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   return {
+    /** This end's port: the peer port the server sees. */
+    localPort: socket.localPort ?? 0,
     write: (text: string) => new Promise<void>((resolve) => socket.write(text, () => resolve())),
     received: () => received,
     /** Resolves when the server has answered something that contains `text`. */
@@ -113,4 +115,22 @@ export function logLines(stderr: string): Record<string, unknown>[] {
  */
 export function partialLoad(host: string, body: string, declaredLength: number): string {
   return `POST /v1/widget/load HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${declaredLength}\r\n\r\n${body}`;
+}
+
+/**
+ * Whether the kernel has handed the connection from `clientPort` to the server listening
+ * on `serverPort` (established on the server's side). A connection that has sent nothing
+ * waits in the kernel for up to about a second before it is (Bun defers the accept until
+ * data arrives), and until then the server cannot know it.
+ */
+export function acceptedByServer(serverPort: number, clientPort: number): boolean {
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+  return ['/proc/net/tcp', '/proc/net/tcp6'].some((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .some((line) => {
+        const [, local, remote, state] = line.trim().split(/\s+/);
+        return local?.endsWith(`:${hex(serverPort)}`) && remote?.endsWith(`:${hex(clientPort)}`) && state === '01';
+      }),
+  );
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'bun:test';
-import { chownSync, existsSync, readdirSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureCompiled } from './process.ts';
 import { tempDir } from './temp-dir.ts';
@@ -22,10 +22,31 @@ function serverBin(): string {
 }
 
 /** Runs a server binary as the `postgres` user when we are root (initdb refuses root). */
+const asPostgres = (cmd: string[]) => (process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--', ...cmd] : cmd);
+
 function runAsPostgres(cmd: string[]): void {
-  const argv = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--', ...cmd] : cmd;
-  const done = Bun.spawnSync(argv, { stdout: 'pipe', stderr: 'pipe' });
+  const done = Bun.spawnSync(asPostgres(cmd), { stdout: 'pipe', stderr: 'pipe' });
   if (done.exitCode !== 0) throw new Error(`${cmd.slice(0, 2).join(' ')} failed: ${done.stderr.toString()}`);
+}
+
+/** The same without blocking the test's event loop. */
+async function runAsPostgresAsync(cmd: string[]): Promise<void> {
+  const proc = Bun.spawn(asPostgres(cmd), { stdout: 'pipe', stderr: 'pipe' });
+  const [stderr, exitCode] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  if (exitCode !== 0) throw new Error(`${cmd.slice(0, 2).join(' ')} failed: ${stderr}`);
+}
+
+/** Sends `signal` to the postmaster of `data` and to every process it started. */
+function signalCluster(data: string, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = Bun.spawnSync(['pgrep', '-P', String(postmaster)])
+    .stdout.toString()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
+  // Children first on a stop (none starts a new one meanwhile), the postmaster first on a resume.
+  const order = signal === 'SIGSTOP' ? [...children, postmaster] : [postmaster, ...children];
+  for (const pid of order) process.kill(pid, signal);
 }
 
 function freePort(): number {
@@ -41,6 +62,14 @@ export interface ThrowawayPostgres {
   /** Stops the server (an outage) and starts it again on the same port and data. */
   halt(): void;
   resume(): void;
+  /**
+   * `pg_ctl restart -m fast`: sessions are ended, the server shuts down and starts again.
+   * Runs without blocking, so the test's own clients keep going meanwhile.
+   */
+  restart(): Promise<void>;
+  /** SIGSTOP to the server and all its processes (a hung database), SIGCONT to resume them. */
+  freeze(): void;
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -52,6 +81,9 @@ export interface ThrowawayCluster {
   url(name: string): string;
   halt(): void;
   resume(): void;
+  restart(): Promise<void>;
+  freeze(): void;
+  thaw(): void;
   stop(): void;
 }
 
@@ -66,18 +98,20 @@ export function startCluster(): ThrowawayCluster {
   if (process.getuid?.() === 0) chownSync(dir.path, Number(idOf('-u')), Number(idOf('-g')));
   runAsPostgres([join(bin, 'initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   let port = 0;
-  const start = () =>
-    runAsPostgres([
-      join(bin, 'pg_ctl'),
-      '-D',
-      data,
-      '-l',
-      join(dir.path, 'server.log'),
-      '-w',
-      '-o',
-      `-p ${port} -k ${dir.path} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300`,
-      'start',
-    ]);
+  const pgCtl = (action: 'start' | 'restart') => [
+    join(bin, 'pg_ctl'),
+    '-D',
+    data,
+    '-l',
+    join(dir.path, 'server.log'),
+    '-w',
+    '-m',
+    'fast',
+    '-o',
+    `-p ${port} -k ${dir.path} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300`,
+    action,
+  ];
+  const start = () => runAsPostgres(pgCtl('start'));
   for (let attempt = 0; ; attempt++) {
     port = freePort();
     try {
@@ -107,6 +141,9 @@ export function startCluster(): ThrowawayCluster {
     url,
     halt,
     resume: start,
+    restart: () => runAsPostgresAsync(pgCtl('restart')),
+    freeze: () => signalCluster(data, 'SIGSTOP'),
+    thaw: () => signalCluster(data, 'SIGCONT'),
     stop() {
       halt();
       dir[Symbol.dispose]();
@@ -121,6 +158,9 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
     createDatabase: async () => cluster.createDatabase(),
     halt: cluster.halt,
     resume: cluster.resume,
+    restart: cluster.restart,
+    freeze: cluster.freeze,
+    thaw: cluster.thaw,
     stop: async () => cluster.stop(),
   };
 }

@@ -115,7 +115,7 @@ function newestSourceMtime(): number {
   return newest;
 }
 
-/** One JSON request to a running server (with a bearer token when given): its status and parsed body. */
+/** One JSON request to a running server (with a bearer token when given): its status, parsed body and headers. */
 export async function callJson(base: string, method: string, path: string, body?: unknown, token?: string) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
@@ -125,5 +125,5 @@ export async function callJson(base: string, method: string, path: string, body?
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+  return { status: res.status, json: text ? JSON.parse(text) : undefined, headers: res.headers };
 }

@@ -21,8 +21,11 @@ export interface OpenPostgres {
 }
 
 const PING_EVERY_MS = 1000;
-/** A ping slower than this counts as an outage: loads answer 503 within 2 s, never hang. */
-const PING_TIMEOUT_MS = 1500;
+/**
+ * A ping slower than this counts as an outage: a hung database turns `/readyz` to 503
+ * within two seconds (the next ping starts within one, and times out one later).
+ */
+const PING_TIMEOUT_MS = 1000;
 
 /**
  * The advisory lock every calc server takes while it migrates: two servers starting

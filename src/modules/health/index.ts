@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia';
-import { AppError } from '../../errors.ts';
+import { unavailable } from '../../errors.ts';
 import { ErrorResponse } from '../../http/model.ts';
 import type { Readiness } from './service.ts';
 
@@ -17,12 +17,15 @@ export function healthModule(deps: { readiness: () => Readiness }) {
       '/readyz',
       () => {
         const readiness = deps.readiness();
-        if (!readiness.ready) throw new AppError('not_ready', readiness.reason);
+        if (!readiness.ready) throw unavailable('not_ready', readiness.reason);
         return { status: 'ready' as const };
       },
       {
         response: { 200: t.Object({ status: t.Literal('ready') }), 503: ErrorResponse },
-        detail: { summary: 'Readiness: the database can be read and written (a write probe at most every 5 s)' },
+        detail: {
+          summary:
+            'Readiness: the database can be read and written (a write probe at most every 5 s) and answers within 1 s',
+        },
       },
     );
 }

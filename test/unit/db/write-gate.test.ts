@@ -54,3 +54,35 @@ test('transactions run one after the other: a check-then-insert cannot be overta
   expect(results.filter(Boolean)).toHaveLength(1);
   expect(await s.domains.list('a1')).toHaveLength(1);
 });
+
+test('a transaction that fills the disk fails with the disk error, not a failed rollback, and the next one runs', async () => {
+  using dir = tempDir();
+  const database = openDatabase(join(dir.path, 'data'));
+  try {
+    const accounts = createAccountsStore(database.db);
+    const domains = createDomainsStore(database.db);
+    await accounts.insert(accountRow('a1'));
+    // SQLite's own "disk full" once the file would grow; it rolls the transaction back itself.
+    const { page_count } = database.sqlite.query('PRAGMA page_count').get() as { page_count: number };
+    database.sqlite.run(`PRAGMA max_page_count = ${page_count}`);
+    const filling = domains.transaction(async (tx) => {
+      for (let i = 0; i < 200; i++)
+        await tx.insert({
+          accountId: 'a1',
+          origin: `https://${'x'.repeat(60)}${i}.example`,
+          status: 'active',
+          createdAt: 'x',
+        });
+    });
+    await expect(filling).rejects.toMatchObject({ code: 'SQLITE_FULL', message: 'database or disk is full' });
+    expect(database.sqlite.inTransaction).toBe(false);
+    expect(await domains.list('a1')).toEqual([]);
+    database.sqlite.run('PRAGMA max_page_count = 1073741823');
+    await domains.transaction((tx) =>
+      tx.insert({ accountId: 'a1', origin: 'https://a.example', status: 'active', createdAt: 'x' }),
+    );
+    expect((await domains.list('a1')).map((row) => row.origin)).toEqual(['https://a.example']);
+  } finally {
+    database.close();
+  }
+});

@@ -35,6 +35,31 @@ describe('access log', () => {
     expect(parsed()[0].path).toBe(`/${'a'.repeat(199)}…`);
   });
 
+  test('requests in progress are known until they finish; one the shutdown cut is logged as the server cutting it, never 499', () => {
+    const { accessLog, parsed } = capture();
+    const request = (path: string) => new Request(`http://calc.test${path}`, { method: 'POST' });
+    const [uploading, working, finished, native] = [request('/a'), request('/b'), request('/c'), request('/d')];
+    for (const r of [uploading, working, finished]) accessLog.start(r);
+    accessLog.begin(native);
+    accessLog.finish(finished, 201);
+    expect([...accessLog.inProgress()]).toEqual([uploading, working, native]);
+    expect(accessLog.cutInProgress()).toBe(3);
+    expect([...accessLog.inProgress()]).toEqual([]);
+    // Its body read failed as the connection closed: a slow body. Its handler still ran: the deadline.
+    accessLog.finish(uploading, 499);
+    accessLog.finish(working, 200);
+    expect(accessLog.settle(native, 499)).toBe(408);
+    expect(parsed().map((line) => [line.path, line.status])).toEqual([
+      ['/c', 201],
+      ['/a', 408],
+      ['/b', 503],
+    ]);
+    // A client that leaves on its own is still 499.
+    const leaving = request('/e');
+    accessLog.begin(leaving);
+    expect(accessLog.settle(leaving, 499)).toBe(499);
+  });
+
   test('a fixed route writer writes the same line shape', () => {
     const { accessLog, parsed } = capture();
     accessLog.routeWriter('POST', '/v1/widget/load')('id-12345678', 429, 0.25);

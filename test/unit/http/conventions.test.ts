@@ -53,6 +53,22 @@ describe('Elysia route groups', () => {
     ]);
   });
 
+  test('no request stays in progress once its line is written, whatever its answer', async () => {
+    const { call, loggedRequests, accessLog } = setup();
+    const answers = await Promise.all([
+      call('GET', '/open/item/7'),
+      call('POST', '/open/echo', '{broken'),
+      call('POST', '/closed/echo', 'x', { 'content-length': String(65 * 1024) }),
+      call('GET', '/open/boom'),
+      call('GET', '/closed/bad-answer'),
+      call('OPTIONS', '/open/echo'),
+      call('GET', '/nowhere'),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 400, 413, 500, 500, 204, 404]);
+    await loggedRequests(answers.length);
+    expect([...accessLog.inProgress()]).toEqual([]);
+  });
+
   test("CORS follows the group's declaration, on errors too; unknown paths get none", async () => {
     const { call } = setup();
     const cors = async (answer: Promise<Response>) => (await answer).headers.get('access-control-allow-origin');

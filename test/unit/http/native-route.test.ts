@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { t } from 'elysia';
+import { DatabaseTimeout } from '../../../src/db/faults.ts';
 import { type NativeRoute, nativeRoutes } from '../../../src/http/native-route.ts';
 import { conventionsFixture } from './groups-fixture.ts';
 
@@ -14,6 +15,7 @@ function setup(groupName: 'open' | 'closed') {
     detail: { summary: 'Echo' },
     answer: (body) => {
       if (body.name === 'boom') throw new Error('secret detail');
+      if (body.name === 'hung') throw new DatabaseTimeout('PostgreSQL did not answer within 1500 ms');
       return JSON.stringify({ name: body.name });
     },
   };
@@ -73,8 +75,8 @@ describe('native routes', () => {
     expect(requests()).toMatchObject([{ method: 'OPTIONS', status: 204 }]);
   });
 
-  test('body rules, schema check, concerns and crashes answer the one envelope', async () => {
-    const { call, requests } = setup('open');
+  test('body rules, schema check, concerns, database faults and crashes answer the one envelope', async () => {
+    const { call, requests, accessLog } = setup('open');
     const cases = [
       [await call('POST', '{"name":1}'), 400, 'invalid_request'],
       [await call('POST', '{broken'), 400, 'invalid_request'],
@@ -82,6 +84,7 @@ describe('native routes', () => {
       [await call('POST', 'x', { 'content-length': String(65 * 1024) }), 413, 'payload_too_large'],
       [await call('POST', '{"name":"a","refuse":"yes"}'), 429, 'rate_limited'],
       [await call('POST', '{"name":"boom"}'), 500, 'internal'],
+      [await call('POST', '{"name":"hung"}'), 503, 'not_ready'],
     ] as const;
     for (const [answer, status, code] of cases) {
       expect(answer?.status).toBe(status);
@@ -91,7 +94,9 @@ describe('native routes', () => {
       expect(text).not.toContain('secret detail');
     }
     expect(cases[4][0]?.headers.get('retry-after')).toBe('7');
-    expect(requests().map((line) => line.status)).toEqual([400, 400, 400, 413, 429, 500]);
+    expect(cases[6][0]?.headers.get('retry-after')).toBe('1');
+    expect(requests().map((line) => line.status)).toEqual([400, 400, 400, 413, 429, 500, 503]);
+    expect([...accessLog.inProgress()]).toEqual([]);
   });
 
   test('text/plain is taken where the group allows it', async () => {
