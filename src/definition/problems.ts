@@ -1,7 +1,7 @@
 import type { Problem } from './types.ts';
 
 /** `outputs[1].formula: unknown name `x` at 4`, or the message alone for the definition as a whole. */
-const describeProblem = (problem: Problem): string =>
+export const describeProblem = (problem: Problem): string =>
   problem.path === '' ? problem.message : `${problem.path}: ${problem.message}`;
 
 /**

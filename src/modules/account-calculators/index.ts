@@ -29,6 +29,15 @@ import {
   updateDraft,
 } from './service.ts';
 
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export type {
+  AccountCalculatorAnswer,
+  AccountCalculatorList,
+  CalculatorDeleted,
+  EvaluateAnswer,
+  CalculatorVersionList,
+} from './model.ts';
+
 const bearer = [{ bearer: [] }];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
 const BASE = '/v1/account/calculators';
