@@ -404,6 +404,68 @@ describe('refusals: every problem, by path and position, in the validator’s wo
   });
 });
 
+describe('mutated definitions', () => {
+  // A deterministic generator, so that a failure can be replayed.
+  function random(seed: number) {
+    let state = seed;
+    return () => {
+      state = (state * 1103515245 + 12345) & 0x7fffffff;
+      return state / 0x7fffffff;
+    };
+  }
+  const HOSTILE: unknown[] = [null, true, -1, 1e308, '', 'x'.repeat(300), [], {}, [[]], { en: 7 }, '__proto__'];
+
+  /** The example with one value somewhere in it replaced by something hostile. */
+  function mutated(rnd: () => number): unknown {
+    const copy: any = structuredClone(EXAMPLE_DEFINITION);
+    const places: [any, string | number][] = [];
+    const walk = (node: any) => {
+      for (const key of Object.keys(node)) {
+        places.push([node, Array.isArray(node) ? Number(key) : key]);
+        if (typeof node[key] === 'object' && node[key] !== null) walk(node[key]);
+      }
+    };
+    walk(copy);
+    const [parent, key] = places[Math.floor(rnd() * places.length)] as [any, string | number];
+    parent[key] = HOSTILE[Math.floor(rnd() * HOSTILE.length)];
+    return copy;
+  }
+
+  test('never get a 500: each is saved exactly when the validator passes it, or refused with its problems', async () => {
+    using app = testApp({ flags: { 'calculators-free': 1000 } });
+    const owner = await app.signup();
+    await create(app, owner, { definition: paint() });
+    const rnd = random(23);
+    const outcomes = { saved: 0, refused: 0 };
+    for (let i = 0; i < 150; i++) {
+      const definition = mutated(rnd) as Record<string, unknown>;
+      const problems = validateDefinition(definition);
+      // Saved under the path's id, so that every accepted one replaces the same draft.
+      const put = await app.request('PUT', `${BASE}/paint-quote`, {
+        token: owner.token,
+        body: { definition: { ...definition, id: 'paint-quote' } },
+      });
+      const expected = validateDefinition({ ...definition, id: 'paint-quote' });
+      expect({ i, status: put.status }).toEqual({ i, status: expected.length === 0 ? 200 : 400 });
+      if (expected.length > 0) expect(put.json.error.details).toEqual(expected);
+      outcomes[expected.length === 0 ? 'saved' : 'refused']++;
+      // Evaluating whatever was saved last never fails either.
+      const evaluated = await app.request('POST', `${BASE}/paint-quote/evaluate`, {
+        token: owner.token,
+        body: { inputs: {}, draft: true },
+      });
+      expect(evaluated.status).toBe(200);
+      if (problems.length === 0 && typeof definition.id === 'string') {
+        const created = await create(app, owner, { definition });
+        expect([201, 409]).toContain(created.status);
+      }
+    }
+    // Both kinds were met: the mutations reach the validator's refusals and its acceptances.
+    expect(outcomes.saved).toBeGreaterThan(5);
+    expect(outcomes.refused).toBeGreaterThan(50);
+  }, 60_000);
+});
+
 describe('evaluation', () => {
   test('names outside the calculator’s keys reach nothing; keys like constructor are plain keys', async () => {
     using app = testApp();
