@@ -2,6 +2,8 @@ import { Command, Errors } from '@oclif/core';
 import { ConfigError } from '../src/config.ts';
 import { DataDirError } from '../src/data-dir/errors.ts';
 import { faultOf } from '../src/db/faults.ts';
+import { describeProblem } from '../src/definition/problems.ts';
+import type { Problem } from '../src/definition/types.ts';
 import { AppError } from '../src/errors.ts';
 import { printableLines } from './lib/printable.ts';
 
@@ -24,6 +26,8 @@ export class CliFailure extends Error {
     message: string,
     readonly exitCode: number = EXIT.failure,
     readonly code?: string,
+    /** The server's `details` (every problem of a refused definition, say), kept for `--json` and shown. */
+    readonly details?: unknown,
   ) {
     super(message);
   }
@@ -47,7 +51,7 @@ export abstract class BaseCommand extends Command {
       if (!this.jsonEnabled()) return super.catch(error);
       this.fail(error.message.replace(/\s*\n\s*/g, ' ').trim(), EXIT.usage, 'usage');
     }
-    if (error instanceof CliFailure) this.fail(error.message, error.exitCode, error.code);
+    if (error instanceof CliFailure) this.fail(error.message, error.exitCode, error.code, error.details);
     if (error instanceof AppError) this.fail(error.message, EXIT.failure, error.code);
     // The database down, hung or on a full disk: what to fix, not a stack trace.
     const fault = faultOf(error);
@@ -67,8 +71,8 @@ export abstract class BaseCommand extends Command {
     super.log(printableLines(message), ...args);
   }
 
-  protected fail(message: string, exitCode: number, code?: string): never {
-    writeError(message, exitCode, code, this.jsonEnabled());
+  protected fail(message: string, exitCode: number, code?: string, details?: unknown): never {
+    writeError(message, exitCode, code, this.jsonEnabled(), details);
     this.exit(exitCode);
   }
 }
@@ -77,13 +81,34 @@ export abstract class BaseCommand extends Command {
  * Prints a failure to stderr: the `--json` error shape or one `Error:` line. Also used for
  * an unknown command, which fails before any command (and its `catch`) exists.
  */
-export function writeError(message: string, exitCode: number, code: string | undefined, json: boolean): void {
+export function writeError(
+  message: string,
+  exitCode: number,
+  code: string | undefined,
+  json: boolean,
+  details?: unknown,
+): void {
   if (json) {
     // stdout stays empty on failure: scripts read the error from stderr.
     // JSON escapes C0 controls itself; the rest (C1, format characters) too, still valid JSON.
-    const body = { error: { code: code ?? FALLBACK_CODES[exitCode] ?? 'failed', message } };
+    const error = { code: code ?? FALLBACK_CODES[exitCode] ?? 'failed', message };
+    const body = { error: details === undefined ? error : { ...error, details } };
     process.stderr.write(`${printableLines(JSON.stringify(body))}\n`);
   } else {
-    process.stderr.write(`Error: ${printableLines(message)}\n`);
+    // A refused definition's problems, one a line under the message: `path: what is wrong at N`.
+    const lines = problemsIn(details).map((problem) => `  ${describeProblem(problem)}\n`);
+    process.stderr.write(`Error: ${printableLines(message)}\n${printableLines(lines.join(''))}`);
   }
+}
+
+/** The problems a refusal lists (`{path, message, position?}`), or none for any other details. */
+function problemsIn(details: unknown): Problem[] {
+  if (!Array.isArray(details)) return [];
+  return details.filter(
+    (entry): entry is Problem =>
+      typeof entry === 'object' &&
+      entry !== null &&
+      typeof (entry as Problem).path === 'string' &&
+      typeof (entry as Problem).message === 'string',
+  );
 }

@@ -10,6 +10,15 @@ import Backup from './commands/admin/backup.ts';
 import Migrate from './commands/admin/migrate.ts';
 import AccountDelete from './commands/account/delete.ts';
 import Calculators from './commands/calculators/index.ts';
+import CalculatorsCreate from './commands/calculators/create.ts';
+import CalculatorsDelete from './commands/calculators/delete.ts';
+import CalculatorsEval from './commands/calculators/eval.ts';
+import CalculatorsGet from './commands/calculators/get.ts';
+import CalculatorsPublish from './commands/calculators/publish.ts';
+import CalculatorsRestore from './commands/calculators/restore.ts';
+import CalculatorsUpdate from './commands/calculators/update.ts';
+import CalculatorsValidate from './commands/calculators/validate.ts';
+import CalculatorsVersions from './commands/calculators/versions.ts';
 import ConfigGet from './commands/config/get.ts';
 import ConfigRemoveWebhook from './commands/config/remove-webhook.ts';
 import ConfigSetWebhook from './commands/config/set-webhook.ts';
@@ -61,6 +70,15 @@ export const commands: Record<string, Command.Class> = {
   'config:test-webhook': ConfigTestWebhook,
   'context:mint': ContextMint,
   calculators: Calculators,
+  'calculators:create': CalculatorsCreate,
+  'calculators:update': CalculatorsUpdate,
+  'calculators:publish': CalculatorsPublish,
+  'calculators:get': CalculatorsGet,
+  'calculators:delete': CalculatorsDelete,
+  'calculators:validate': CalculatorsValidate,
+  'calculators:eval': CalculatorsEval,
+  'calculators:versions': CalculatorsVersions,
+  'calculators:restore': CalculatorsRestore,
   embed: Embed,
   'keys:rotate': KeysRotate,
   'keys:signing-secret': KeysSigningSecret,

@@ -5,6 +5,13 @@
  */
 import type { Static } from 'elysia';
 import type { PublicCalculator } from './calculators/definition.ts';
+import type {
+  AccountCalculatorAnswer,
+  AccountCalculatorList,
+  CalculatorDeleted,
+  CalculatorVersionList,
+  EvaluateAnswer,
+} from './modules/account-calculators/index.ts';
 import type { AccountEnvelope, AccountOverview, Done, NewToken, Session } from './modules/accounts/index.ts';
 import type { CalculatorEnvelope, CalculatorList } from './modules/calculators/index.ts';
 import type { DomainEnvelope, DomainList } from './modules/domains/index.ts';
@@ -35,3 +42,8 @@ export type WidgetConfigBody = Static<typeof ConfigAnswer>;
 export type TestWebhookBody = Static<typeof TestAnswer>;
 export type SigningSecretBody = Static<typeof SigningSecretAnswer>;
 export type UsageReportBody = Static<typeof UsageReport>;
+export type AccountCalculatorListBody = Static<typeof AccountCalculatorList>;
+export type AccountCalculatorBody = Static<typeof AccountCalculatorAnswer>;
+export type CalculatorVersionsBody = Static<typeof CalculatorVersionList>;
+export type CalculatorDeletedBody = Static<typeof CalculatorDeleted>;
+export type EvaluateAnswerBody = Static<typeof EvaluateAnswer>;

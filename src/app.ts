@@ -9,6 +9,8 @@ import { nativeRoutes } from './http/native-route.ts';
 import { signupRateLimit, widgetRateLimit } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { accountsModule } from './modules/accounts/index.ts';
+import { accountCalculatorsModule } from './modules/account-calculators/index.ts';
+import { createCalculatorResolver } from './calculator-resolver.ts';
 import { createTokenService } from './security/session-tokens.ts';
 import { calculatorsModule } from './modules/calculators/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
@@ -104,6 +106,10 @@ export function createApp(options: AppOptions) {
   let server: { requestIP(request: Request): { address: string } | null } | null = null;
   const clientIp = requestClientIp(config.trustProxy, (request) => server?.requestIP(request)?.address);
 
+  // Catalogue templates and published custom calculators, compiled and cached once per
+  // version; the widget's routes are to resolve calcIds through it too.
+  const resolveCalculator = createCalculatorResolver({ store: stores.customCalculators });
+
   const rateDeps = { rates: config.rates, clientIp, now };
   const widgetLimit = widgetRateLimit(rateDeps);
   const signupLimit = signupRateLimit(rateDeps);
@@ -138,6 +144,14 @@ export function createApp(options: AppOptions) {
         domainsModule({ domains, now, tokens, accounts }),
         widgetConfigModule({ ...webhook, tokens, accounts, domains }),
         usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }),
+        accountCalculatorsModule({
+          calculators: stores.customCalculators,
+          resolve: resolveCalculator,
+          limits: config.calculatorLimits,
+          now,
+          tokens,
+          accounts,
+        }),
       ],
     },
     {

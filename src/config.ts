@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Plan } from './plans.ts';
+import { DEFAULT_CALCULATOR_LIMITS, type Plan } from './plans.ts';
 import { parseAllowEntry } from './webhook/address-policy.ts';
 
 export interface ServerConfig {
@@ -22,6 +22,8 @@ export interface ServerConfig {
   jwtLifetimeSeconds: number;
   trustProxy: readonly string[];
   quotas: Readonly<Record<Plan, number>>;
+  /** Calculators of their own an account may have, per plan (docs/calculators.md, "Plan limits"). */
+  calculatorLimits: Readonly<Record<Plan, number>>;
   /** Per-client limits (docs/api.md, "Rate limits"); 0 turns one off. */
   rates: Readonly<RateSettings>;
   webhookAllowCidrs: readonly string[];
@@ -53,6 +55,9 @@ export interface ServeFlags {
   'quota-free'?: number;
   'quota-base'?: number;
   'quota-extra'?: number;
+  'calculators-free'?: number;
+  'calculators-base'?: number;
+  'calculators-extra'?: number;
   'rate-widget-per-minute'?: number;
   'rate-widget-per-day'?: number;
   'rate-signup-per-hour'?: number;
@@ -124,6 +129,7 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
     jwtLifetimeSeconds: integer('CALC_JWT_LIFETIME', env.CALC_JWT_LIFETIME ?? 7 * 24 * 3600, 60, 365 * 24 * 3600),
     trustProxy: cidrList('trust-proxy', flags['trust-proxy'] ?? env.CALC_TRUST_PROXY),
     quotas: readQuotas(flags, env),
+    calculatorLimits: readCalculatorLimits(flags, env),
     rates: readRates(flags, env),
     webhookAllowCidrs: cidrList('CALC_WEBHOOK_ALLOW_CIDRS', env.CALC_WEBHOOK_ALLOW_CIDRS),
     webhookMaxInFlight: Math.min(
@@ -159,6 +165,17 @@ export function readQuotas(flags: ServeFlags = {}, env: Env = process.env): Reco
     base: integer('quota-base', flags['quota-base'] ?? env.CALC_QUOTA_BASE ?? DEFAULT_QUOTAS.base, 0),
     extra: integer('quota-extra', flags['quota-extra'] ?? env.CALC_QUOTA_EXTRA ?? DEFAULT_QUOTAS.extra, 0),
   };
+}
+
+/** Calculators of their own per plan: flags, else `CALC_CALCULATORS_*`, else the defaults. */
+function readCalculatorLimits(flags: ServeFlags, env: Env): Record<Plan, number> {
+  const read = (plan: Plan) =>
+    integer(
+      `calculators-${plan}`,
+      flags[`calculators-${plan}`] ?? env[`CALC_CALCULATORS_${plan.toUpperCase()}`] ?? DEFAULT_CALCULATOR_LIMITS[plan],
+      0,
+    );
+  return { free: read('free'), base: read('base'), extra: read('extra') };
 }
 
 function readRates(flags: ServeFlags, env: Env): RateSettings {

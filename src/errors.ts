@@ -5,6 +5,7 @@
 
 export const ERROR_STATUS = {
   invalid_request: 400,
+  invalid_definition: 400,
   unauthorized: 401,
   invalid_api_key: 401,
   invalid_credentials: 401,
@@ -13,10 +14,12 @@ export const ERROR_STATUS = {
   domain_pending: 403,
   origin_mismatch: 403,
   signup_disabled: 403,
+  plan_limit: 403,
   calculator_not_found: 404,
   domain_not_found: 404,
   not_found: 404,
   email_taken: 409,
+  calculator_exists: 409,
   payload_too_large: 413,
   invalid_webhook_url: 422,
   quota_exceeded: 429,

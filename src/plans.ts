@@ -33,3 +33,32 @@ export const setPlanCommand = (email: string, plan: Plan): string =>
 export const webhookPlanRequired = (account: { email: string; plan: Plan }): string =>
   `Webhooks need the ${PLAN_NAMES[WEBHOOK_PLAN.plan]} plan (${WEBHOOK_PLAN.price}); this account is on the ${PLAN_NAMES[account.plan]} plan. ` +
   `Whoever runs this server changes plans with \`${setPlanCommand(account.email, WEBHOOK_PLAN.plan)}\`.`;
+
+/** Calculators of their own an account may have on each plan, unless the operator says otherwise (`--calculators-free` …). */
+export const DEFAULT_CALCULATOR_LIMITS: Readonly<Record<Plan, number>> = { free: 1, base: 10, extra: 100 };
+
+/** The cheapest plan that allows more than `count` calculators of one's own, if any. */
+export function planWithMoreCalculators(limits: Readonly<Record<Plan, number>>, count: number): Plan | null {
+  return PLANS.find((plan) => limits[plan] > count) ?? null;
+}
+
+/**
+ * Why an account cannot create another calculator, and what to do about it: the plan
+ * that allows more (and how the operator moves the account to it), or deleting one.
+ */
+export function calculatorLimitReached(
+  account: { email: string; plan: Plan },
+  limits: Readonly<Record<Plan, number>>,
+  count: number,
+): string {
+  const limit = limits[account.plan];
+  const upgrade = planWithMoreCalculators(limits, count);
+  const calculators = (n: number) => `${n} calculator${n === 1 ? '' : 's'}`;
+  return (
+    `The ${PLAN_NAMES[account.plan]} plan allows ${calculators(limit)} of your own, and this account has ${count}. ` +
+    (upgrade === null
+      ? 'No plan allows more. '
+      : `The ${PLAN_NAMES[upgrade]} plan allows ${limits[upgrade]}: whoever runs this server changes plans with \`${setPlanCommand(account.email, upgrade)}\`. `) +
+    'Deleting a calculator frees its place.'
+  );
+}

@@ -63,6 +63,18 @@ export default class Serve extends BaseCommand {
       description: 'monthly widget loads on Extra [env: CALC_QUOTA_EXTRA] (default: 1000000)',
       min: 0,
     }),
+    'calculators-free': Flags.integer({
+      description: 'calculators of their own an account may have on Free [env: CALC_CALCULATORS_FREE] (default: 1)',
+      min: 0,
+    }),
+    'calculators-base': Flags.integer({
+      description: 'calculators of their own an account may have on Base [env: CALC_CALCULATORS_BASE] (default: 10)',
+      min: 0,
+    }),
+    'calculators-extra': Flags.integer({
+      description: 'calculators of their own an account may have on Extra [env: CALC_CALCULATORS_EXTRA] (default: 100)',
+      min: 0,
+    }),
     'rate-widget-per-minute': Flags.integer({
       description:
         'widget calls per minute per client address and API key, 0 = no limit [env: CALC_RATE_WIDGET_PER_MINUTE] (default: 120)',

@@ -46,6 +46,11 @@ export class ApiClient {
     return this.request<T>('DELETE', path, options);
   }
 
+  /** Whether a token would be sent (a command that also works signed out asks). */
+  get signedIn(): boolean {
+    return this.target.token !== null;
+  }
+
   /** Fails as "not signed in" before a command asks anything of the person. */
   ensureSignedIn(): void {
     if (!this.target.token)
@@ -110,7 +115,7 @@ export class ApiClient {
     // password was wrong (sign-in, or a password confirmed again by a signed-in owner).
     if (status === 401 && auth && envelope?.code !== 'invalid_credentials')
       return new CliFailure(`${message} ${LOGIN_HINT}`, EXIT.auth, envelope?.code);
-    return new CliFailure(message, EXIT.failure, envelope?.code);
+    return new CliFailure(message, EXIT.failure, envelope?.code, envelope?.details);
   }
 
   private networkFailure(error: unknown): CliFailure {
@@ -149,13 +154,13 @@ export class ApiClient {
   }
 }
 
-function errorEnvelope(body: unknown): { code?: string; message: string } | null {
+function errorEnvelope(body: unknown): { code?: string; message: string; details?: unknown } | null {
   if (typeof body !== 'object' || body === null) return null;
   const error = (body as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return null;
-  const { code, message } = error as { code?: unknown; message?: unknown };
+  const { code, message, details } = error as { code?: unknown; message?: unknown; details?: unknown };
   if (typeof message !== 'string') return null;
-  return { code: typeof code === 'string' ? code : undefined, message };
+  return { code: typeof code === 'string' ? code : undefined, message, details };
 }
 
 function parseJson(text: string): unknown {

@@ -8,6 +8,12 @@ export const calcIdArg = Args.string({
   required: true,
 });
 
+/** The ID argument of the commands on one of the owner's own calculators (`calc calculators publish ID`, …). */
+export const ownCalcIdArg = Args.string({
+  description: 'the id of one of your calculators, as listed by `calc calculators`',
+  required: true,
+});
+
 const CALC_ID = new RegExp(CALC_ID_PATTERN);
 
 /**

@@ -2,8 +2,10 @@ import { createLoginLimiter, type LoginLimiter } from '../limits/login-limiter.t
 import { createAccountsStore } from './accounts-store.ts';
 import type { OpenDatabase } from './client.ts';
 import { DatabaseTimeout } from './faults.ts';
+import { createCustomCalculatorsStore } from './custom-calculators-store.ts';
 import { createDomainsStore } from './domains-store.ts';
 import type { OpenPostgres } from './postgres/client.ts';
+import { createPgCustomCalculatorsStore } from './postgres/custom-calculators-store.ts';
 import { createPgLoginLimiter } from './postgres/login-limiter.ts';
 import {
   createPgAccountsStore,
@@ -30,6 +32,7 @@ export function storesOf(backend: Backend) {
       usage: createUsageStore(db),
       configs: createWidgetConfigStore(db),
       signingSecrets: createSigningSecretsStore(db),
+      customCalculators: createCustomCalculatorsStore(db),
     };
   }
   const { db, widget } = backend;
@@ -41,6 +44,8 @@ export function storesOf(backend: Backend) {
     usage: guarded(createPgUsageStore(db), { unbounded: ['addAll'] }),
     configs: guarded(createPgWidgetConfigStore(db)),
     signingSecrets: guarded(createPgSigningSecretsStore(db)),
+    // Its widget read (`published`) runs on the widget's pool, as the key lookup does.
+    customCalculators: guarded(createPgCustomCalculatorsStore(db, widget)),
   };
 }
 

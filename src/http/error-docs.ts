@@ -1,7 +1,10 @@
 import { MAX_PENDING_DOMAINS } from '../domains/status.ts';
 import type { ErrorCode } from '../errors.ts';
 import { EXAMPLE } from './model.ts';
-import { DEFAULT_PLAN, webhookPlanRequired } from '../plans.ts';
+import { calculatorLimitReached, DEFAULT_CALCULATOR_LIMITS, DEFAULT_PLAN, webhookPlanRequired } from '../plans.ts';
+import { EXAMPLE_DEFINITION } from '../definition/example.ts';
+import { refusalMessage } from '../definition/problems.ts';
+import { validateDefinition } from '../definition/validate.ts';
 
 /**
  * What each error code means and what the caller can do, as the API reference shows it
@@ -10,6 +13,8 @@ import { DEFAULT_PLAN, webhookPlanRequired } from '../plans.ts';
  */
 export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   invalid_request: 'The body, a parameter or a header is malformed; `message` names the first bad field.',
+  invalid_definition:
+    'A calculator\'s definition breaks its rules (docs/calculators.md, "Validation"); `details` lists every problem as `{path, message, position?}`.',
   unauthorized: 'No bearer token, or one that is expired or revoked: sign in again.',
   invalid_api_key: 'The widget API key is unknown (rotated, or mistyped in the embed snippet).',
   invalid_credentials: 'Email or password is wrong (the same answer for both).',
@@ -18,10 +23,14 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   domain_pending: "The page's origin asked to be added and waits for the owner's approval.",
   origin_mismatch: "The `domain` in the body does not match the browser's Origin header.",
   signup_disabled: 'Sign-up is turned off on this server; its operator creates accounts.',
+  plan_limit:
+    'The account has as many calculators of its own as its plan allows; `message` names the plan that allows more. Deleting one frees its place.',
   calculator_not_found: 'No calculator has this id (`GET /v1/calculators` lists them).',
   domain_not_found: 'The account has no such domain or pending request.',
   not_found: 'No route has this method and path.',
   email_taken: 'An account with this email exists: sign in instead.',
+  calculator_exists:
+    'The account has a calculator with this id, or it is the id of a catalogue calculator: choose another.',
   payload_too_large: 'The body is over 64 KiB.',
   invalid_webhook_url: 'The webhook URL is refused: not http(s), or it resolves to a private address.',
   quota_exceeded: "The account has used this month's widget loads.",
@@ -43,12 +52,16 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
     message: 'password: Expected string length greater or equal to 10.',
     details: [{ field: 'password', message: 'Expected string length greater or equal to 10' }],
   },
+  invalid_definition: definitionRefusal(),
   unauthorized: { message: 'The session token is invalid or has expired. Sign in again.' },
   invalid_api_key: {
     message: 'The API key is not valid. Copy it again from `calc embed` or your account page.',
   },
   invalid_credentials: { message: 'Email or password is wrong.' },
   plan_required: { message: webhookPlanRequired({ email: EXAMPLE.email, plan: DEFAULT_PLAN }) },
+  plan_limit: {
+    message: calculatorLimitReached({ email: EXAMPLE.email, plan: DEFAULT_PLAN }, DEFAULT_CALCULATOR_LIMITS, 1),
+  },
   domain_not_registered: { message: `${EXAMPLE.origin} is not registered for this API key.` },
   domain_pending: { message: `${EXAMPLE.origin} is waiting for the account owner's approval.` },
   origin_mismatch: { message: `The request comes from https://evil.example, not from ${EXAMPLE.origin}.` },
@@ -60,6 +73,7 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
   domain_not_found: { message: 'https://old.shop.example is not registered for this account.' },
   not_found: { message: 'No route for GET /v1/calculator.' },
   email_taken: { message: 'An account with this email already exists.' },
+  calculator_exists: { message: 'You already have a calculator "paint-quote".' },
   payload_too_large: { message: 'Request bodies are limited to 64 KiB.' },
   invalid_webhook_url: {
     message: 'config.webhook.url is refused: scheme ftp: is not allowed; use http or https.',
@@ -75,3 +89,18 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
   not_ready: { message: 'The database does not answer; try again in a moment.' },
   storage_full: { message: "The server's disk is full, so this change cannot be saved; try again later." },
 };
+
+/** The refusal of a broken copy of the reference's example definition, as the validator words it. */
+function definitionRefusal(): { message: string; details: unknown } {
+  const [total, days] = EXAMPLE_DEFINITION.outputs;
+  const broken = {
+    ...EXAMPLE_DEFINITION,
+    title: '',
+    outputs: [
+      { ...total, formula: 'surface * finsh' },
+      { ...days, key: 'area' },
+    ],
+  };
+  const details = validateDefinition(broken);
+  return { message: refusalMessage(details), details };
+}

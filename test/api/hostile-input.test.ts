@@ -10,6 +10,9 @@ const ROUTES: { method: string; path: string; owner: boolean }[] = [
   { method: 'POST', path: '/v1/widget/verify', owner: false },
   { method: 'POST', path: '/v1/widget/load', owner: false },
   { method: 'POST', path: '/v1/widget/register-domain', owner: false },
+  { method: 'POST', path: '/v1/account/calculators', owner: true },
+  { method: 'PUT', path: '/v1/account/calculators/paint-quote', owner: true },
+  { method: 'POST', path: '/v1/account/calculators/paint-quote/evaluate', owner: true },
 ];
 
 const VALID = JSON.stringify({

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { createAccountsStore } from '../../src/db/accounts-store.ts';
 import { openDatabase } from '../../src/db/client.ts';
+import { createCustomCalculatorsStore } from '../../src/db/custom-calculators-store.ts';
 import { createDomainsStore } from '../../src/db/domains-store.ts';
 import { openPostgres } from '../../src/db/postgres/client.ts';
+import { createPgCustomCalculatorsStore } from '../../src/db/postgres/custom-calculators-store.ts';
 import {
   createPgAccountsStore,
   createPgDomainsStore,
@@ -40,6 +42,7 @@ export async function freshStores(dialect: Dialect, pg: () => ThrowawayPostgres)
       usage: createUsageStore(database.db),
       configs: createWidgetConfigStore(database.db),
       signingSecrets: createSigningSecretsStore(database.db),
+      customCalculators: createCustomCalculatorsStore(database.db),
       close: async () => {
         database.close();
         dir[Symbol.dispose]();
@@ -53,6 +56,7 @@ export async function freshStores(dialect: Dialect, pg: () => ThrowawayPostgres)
     usage: createPgUsageStore(opened.db),
     configs: createPgWidgetConfigStore(opened.db),
     signingSecrets: createPgSigningSecretsStore(opened.db),
+    customCalculators: createPgCustomCalculatorsStore(opened.db, opened.widget),
     close: () => opened.close(),
   };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
 import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
@@ -128,4 +128,40 @@ export const loginFailures = pgTable(
     failures: integer('failures').notNull(),
   },
   (table) => [index('login_failures_ends_at_idx').on(table.endsAt)],
+);
+
+export const customCalculators = pgTable(
+  'custom_calculators',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    title: text('title').notNull(),
+    draft: text('draft').notNull(),
+    publishedVersion: integer('published_version'),
+    generation: text('generation').notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.id] })],
+);
+
+export const customCalculatorVersions = pgTable(
+  'custom_calculator_versions',
+  {
+    accountId: text('account_id').notNull(),
+    calculatorId: text('calculator_id').notNull(),
+    version: integer('version').notNull(),
+    definition: text('definition').notNull(),
+    publishedAt: text('published_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.calculatorId, table.version] }),
+    foreignKey({
+      name: 'custom_calculator_versions_calculator_fk',
+      columns: [table.accountId, table.calculatorId],
+      foreignColumns: [customCalculators.accountId, customCalculators.id],
+    }).onDelete('cascade'),
+  ],
 );

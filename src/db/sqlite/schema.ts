@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { foreignKey, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
 import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
@@ -132,3 +132,49 @@ export const signingSecrets = sqliteTable('signing_secrets', {
   previousSecret: text('previous_secret'),
   previousValidUntil: text('previous_valid_until'),
 });
+
+/**
+ * Calculators an owner defines (docs/calculators.md, "Your own calculators"): the draft
+ * they edit (the definition's JSON, valid when saved) and the version widgets load.
+ * `generation` is random, set when the calculator is created: with the version it names
+ * one published definition, also across a delete and a re-create under the same id, so an
+ * in-memory cache keyed by both never serves a deleted calculator's definition.
+ */
+export const customCalculators = sqliteTable(
+  'custom_calculators',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    /** JSON of the draft's title (a text: a string or one per language), for the list. */
+    title: text('title').notNull(),
+    draft: text('draft').notNull(),
+    /** The version widgets load; null until the first publish. Always the newest version. */
+    publishedVersion: integer('published_version'),
+    generation: text('generation').notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.id] })],
+);
+
+/** Each publish of a custom calculator: the definition's JSON as published; the newest 20 are kept. */
+export const customCalculatorVersions = sqliteTable(
+  'custom_calculator_versions',
+  {
+    accountId: text('account_id').notNull(),
+    calculatorId: text('calculator_id').notNull(),
+    version: integer('version').notNull(),
+    definition: text('definition').notNull(),
+    publishedAt: text('published_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.calculatorId, table.version] }),
+    foreignKey({
+      name: 'custom_calculator_versions_calculator_fk',
+      columns: [table.accountId, table.calculatorId],
+      foreignColumns: [customCalculators.accountId, customCalculators.id],
+    }).onDelete('cascade'),
+  ],
+);

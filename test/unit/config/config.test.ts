@@ -28,6 +28,15 @@ describe('server settings', () => {
     expect(loadServerConfig({ 'regenerate-secrets': true }, {}).regenerateSecrets).toBe(true);
   });
 
+  test('calculators of their own per plan: 1, 10, 100 by default; flags win over CALC_CALCULATORS_*; nonsense refused', () => {
+    expect(loadServerConfig({}, {}).calculatorLimits).toEqual({ free: 1, base: 10, extra: 100 });
+    const env = { CALC_CALCULATORS_FREE: '3', CALC_CALCULATORS_EXTRA: '500' };
+    expect(loadServerConfig({}, env).calculatorLimits).toEqual({ free: 3, base: 10, extra: 500 });
+    expect(loadServerConfig({ 'calculators-free': 0 }, env).calculatorLimits.free).toBe(0);
+    for (const bad of ['-1', 'many', '1.5'])
+      expect(() => loadServerConfig({}, { CALC_CALCULATORS_BASE: bad })).toThrow(ConfigError);
+  });
+
   test('PostgreSQL pool sizes: flags over variables, the measured defaults, at least 1', () => {
     expect(loadServerConfig({}, {}).databasePool).toBe(DEFAULT_DATABASE_POOL);
     expect(loadServerConfig({}, { CALC_DATABASE_POOL: '16' }).databasePool).toBe(16);

@@ -38,7 +38,9 @@ const sameRows: Same<typeof lite.accounts.$inferSelect, typeof pg.accounts.$infe
   Same<typeof lite.usageDaily.$inferSelect, typeof pg.usageDaily.$inferSelect> &
   Same<typeof lite.webhookDaily.$inferSelect, typeof pg.webhookDaily.$inferSelect> &
   Same<typeof lite.widgetConfigs.$inferSelect, typeof pg.widgetConfigs.$inferSelect> &
-  Same<typeof lite.signingSecrets.$inferSelect, typeof pg.signingSecrets.$inferSelect> = true;
+  Same<typeof lite.signingSecrets.$inferSelect, typeof pg.signingSecrets.$inferSelect> &
+  Same<typeof lite.customCalculators.$inferSelect, typeof pg.customCalculators.$inferSelect> &
+  Same<typeof lite.customCalculatorVersions.$inferSelect, typeof pg.customCalculatorVersions.$inferSelect> = true;
 
 test('the SQLite and PostgreSQL schemas hold the same tables with the same columns', () => {
   expect(sameRows).toBe(true);
@@ -80,6 +82,9 @@ for (const dialect of DIALECTS) {
           updatedAt: 't',
         });
         await s.signingSecrets.insertFirst({ accountId: 'a1', secret: 's1', createdAt: 't' });
+        const calculator = { accountId: 'a1', id: 'quote', title: '"Q"', draft: '{}', generation: 'g' };
+        await s.customCalculators.create({ ...calculator, createdAt: 't', updatedAt: 't' }, 1);
+        await s.customCalculators.publish('a1', 'quote', '{}', 't', 20);
 
         const accountRows = [
           await s.accounts.findByApiKey('pk_a1'),
@@ -94,6 +99,7 @@ for (const dialect of DIALECTS) {
         for (const row of await s.domains.list('a1')) expectRowOf(schema.domains, row);
         expectRowOf(schema.widgetConfigs, await s.configs.find('a1', 'bmi'));
         expectRowOf(schema.signingSecrets, await s.signingSecrets.find('a1'));
+        expectRowOf(schema.customCalculators, (await s.customCalculators.find('a1', 'quote'))?.row);
       } finally {
         await s.close();
       }
