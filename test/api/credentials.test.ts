@@ -163,6 +163,13 @@ describe('DELETE /v1/account', () => {
       body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi' },
     });
     expect(loaded.json.values).toEqual({ weightKg: 80 });
+    // An owner-built calculator, published: its draft and its version rows.
+    const created = await app.request('POST', '/v1/account/calculators', { token: owner.token, body: { from: 'bmi' } });
+    expect(created.status).toBe(201);
+    const published = await app.request('POST', `/v1/account/calculators/${created.json.id}/publish`, {
+      token: owner.token,
+    });
+    expect(published.status).toBe(200);
     await app.flush();
     return owner;
   }
