@@ -1,17 +1,17 @@
 import { Elysia } from 'elysia';
-import { calculators } from '../../calculators/index.ts';
-import { toPublic } from '../../calculators/definition.ts';
+import { catalogueCalculator, templates } from '../../calculators/index.ts';
 import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
-import { CalculatorEnvelope, CalculatorList } from './model.ts';
 import { requireCalculator } from '../../require-calculator.ts';
+import { CalculatorEnvelope, CalculatorList } from './model.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export type { CalculatorEnvelope, CalculatorList } from './model.ts';
 
-// The catalogue never changes while the server runs: serialise it once.
-const catalogue = { calculators: calculators.map(toPublic) as unknown as Record<string, unknown>[] };
+// The catalogue never changes while the server runs: each answer is built once.
+const catalogue = { calculators: templates.map(catalogueCalculator) };
+const envelopes = new Map(catalogue.calculators.map((calculator) => [calculator.id, { calculator }]));
 
-/** The public catalogue: which calculators exist and their fields. */
+/** The public catalogue: which calculators exist, their fields and their definitions. */
 export function calculatorsModule() {
   return new Elysia({ tags: ['calculators'] })
     .get('/v1/calculators', () => catalogue, {
@@ -21,7 +21,8 @@ export function calculatorsModule() {
     .get(
       '/v1/calculators/:calcId',
       ({ params }) => {
-        return { calculator: toPublic(requireCalculator(params.calcId)) as unknown as Record<string, unknown> };
+        const calculator = requireCalculator(params.calcId);
+        return envelopes.get(calculator.definition.id) ?? { calculator: catalogueCalculator(calculator) };
       },
       {
         params: CalcIdParam,
