@@ -37,9 +37,10 @@ const oldPublic = (fixture('catalogue-public.json') as { calculators: { id: stri
 const rowsOf = (id: string): GridRow[] => grid.calculators[id] ?? [];
 const byId = templates.map((template) => [template.definition.id, template] as const);
 
-test('the twelve, in catalogue order, are what the catalogue serves', () => {
-  expect(templates.map((template) => template.definition.id)).toEqual(oldPublic.map((calculator) => calculator.id));
-  expect(calculatorIds).toEqual(oldPublic.map((calculator) => calculator.id));
+test('the twelve former calculators are templates, in the catalogue order they had', () => {
+  const oldIds = oldPublic.map((calculator) => calculator.id);
+  expect(oldIds).toHaveLength(12);
+  expect(calculatorIds.filter((id) => oldIds.includes(id))).toEqual(oldIds);
   for (const template of templates) expect(getTemplate(template.definition.id)).toBe(template);
 });
 
@@ -49,9 +50,9 @@ describe('each template', () => {
   });
 
   test.each(byId)("%s shows today's public catalogue shape", (id, template) => {
+    // A template added since has no former shape to keep.
     const old = oldPublic.find((calculator) => calculator.id === id);
-    expect(old).toBeDefined();
-    expect(publicCalculator(template)).toStrictEqual(old as ReturnType<typeof publicCalculator>);
+    if (old) expect(publicCalculator(template)).toStrictEqual(old as ReturnType<typeof publicCalculator>);
   });
 });
 
