@@ -11,8 +11,9 @@
  * script and its language packs through from the real API.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import type { Definition } from '../../src/definition/types.ts';
+import type { Definition, Input } from '../../src/definition/types.ts';
 import { validateDefinition } from '../../src/definition/validate.ts';
+import { roofQuote as plainRoofQuote } from '../fixtures/roof-quote.ts';
 import { startTarget, type TargetServer } from '../helpers/webhook-target.ts';
 import { seriousAxeFindings } from './support/axe.ts';
 import { hostPage } from './support/servers.ts';
@@ -24,81 +25,41 @@ setDefaultTimeout(60_000);
 /** Markup in owner text: it must show as these characters, never become an element. */
 const MARKUP = '<img src=x onerror="window.calcInjected=1">';
 
-const roofQuote: Definition = {
-  id: 'roof-quote',
-  title: { en: `Roof quote ${MARKUP}`, de: `Dachangebot ${MARKUP}` },
-  inputs: [
-    {
-      kind: 'number',
-      key: 'area',
-      label: { en: 'Roof area', de: 'Dachfläche' },
-      unit: 'm²',
-      min: 10,
-      max: 1000,
-      default: 120,
-      step: 1,
-      help: 'Measured <b>flat</b>.',
-    },
-    {
-      kind: 'select',
-      key: 'material',
-      label: 'Material',
-      options: [
-        { value: 'tiles', label: '<b>Tiles</b>', number: 45 },
-        { value: 'metal', label: 'Metal', number: 30 },
-      ],
-      default: 'tiles',
-    },
-    {
-      kind: 'toggle',
-      key: 'removal',
-      label: { en: 'Remove the old roof', de: 'Altes Dach entfernen' },
-      default: false,
-    },
-    {
-      kind: 'number',
-      key: 'layers',
-      label: 'Old layers',
-      min: 1,
-      max: 3,
-      default: 1,
-      visibleIf: { key: 'removal', equals: true },
-    },
-  ],
-  variables: [
-    { key: 'base', formula: 'area * material' },
-    { key: 'discount', formula: 'lookup(area, discounts)' },
-  ],
-  outputs: [
-    {
-      key: 'total',
-      label: 'Total',
-      formula: 'base * (1 - discount) + (removal ? 8 * area * layers : 0)',
-      format: { style: 'currency', decimals: 0 },
-      bands: [
-        { upTo: 5000, label: 'Small job', tone: 'good' },
-        { upTo: 20000, label: 'Medium job' },
-        { label: 'Large job', tone: 'caution' },
-      ],
-    },
-    { key: 'perSquareMetre', label: 'Per m²', formula: 'base / area', primary: true },
-    { key: 'saving', label: 'Discount', formula: 'discount * 100', format: { style: 'percent', decimals: 1 } },
-    // No number at the default area (a division by zero): shown as "—".
-    {
-      key: 'payback',
-      label: 'Payback',
-      formula: 'base / (area - 120)',
-      format: { style: 'number', decimals: 1, unit: 'years' },
-    },
-  ],
-  tables: {
-    discounts: [
-      [0, 0],
-      [200, 0.05],
-      [500, 0.1],
+/**
+ * The roof quote of the definition tests (a number, a select, a toggle, a number shown
+ * only with the toggle, a table, bands, a primary output), with texts per language and
+ * markup in them, a percentage, and an output that has no value at the default area.
+ */
+const roofQuote: Definition = (() => {
+  const base = plainRoofQuote();
+  const inputs = base.inputs.map((input): Input => {
+    if (input.key === 'area')
+      return { ...input, label: { en: 'Roof area', de: 'Dachfläche' }, help: 'Measured <b>flat</b>.' };
+    if (input.kind === 'select')
+      return {
+        ...input,
+        options: input.options.map((o) => (o.value === 'tiles' ? { ...o, label: '<b>Tiles</b>' } : o)),
+      };
+    if (input.kind === 'toggle') return { ...input, label: { en: 'Remove the old roof', de: 'Altes Dach entfernen' } };
+    return input;
+  });
+  return {
+    ...base,
+    title: { en: `Roof quote ${MARKUP}`, de: `Dachangebot ${MARKUP}` },
+    inputs,
+    outputs: [
+      ...base.outputs,
+      { key: 'saving', label: 'Discount', formula: 'discount * 100', format: { style: 'percent', decimals: 1 } },
+      // A division by zero at the default area: shown as "—".
+      {
+        key: 'payback',
+        label: 'Payback',
+        formula: 'base / (area - 120)',
+        format: { style: 'number', decimals: 1, unit: 'years' },
+      },
     ],
-  },
-};
+  };
+})();
 
 /** One the server would refuse (a formula that does not parse): should one ever arrive, it is not shown. */
 const broken = { ...roofQuote, id: 'broken-quote', outputs: [{ key: 'total', label: 'Total', formula: 'area *' }] };
