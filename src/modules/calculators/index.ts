@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { catalogueCalculator, templates } from '../../calculators/index.ts';
+import { type CatalogueCalculator, catalogueCalculator, type Template, templates } from '../../calculators/index.ts';
 import { CalcIdParam, ErrorResponse } from '../../http/model.ts';
 import { requireCalculator } from '../../require-calculator.ts';
 import { CalculatorEnvelope, CalculatorList } from './model.ts';
@@ -8,8 +8,16 @@ import { CalculatorEnvelope, CalculatorList } from './model.ts';
 export type { CalculatorEnvelope, CalculatorList } from './model.ts';
 
 // The catalogue never changes while the server runs: each answer is built once.
-const catalogue = { calculators: templates.map(catalogueCalculator) };
-const envelopes = new Map(catalogue.calculators.map((calculator) => [calculator.id, { calculator }]));
+const envelopes = new WeakMap<Template, { calculator: CatalogueCalculator }>();
+function envelopeOf(template: Template): { calculator: CatalogueCalculator } {
+  let envelope = envelopes.get(template);
+  if (envelope === undefined) {
+    envelope = { calculator: catalogueCalculator(template) };
+    envelopes.set(template, envelope);
+  }
+  return envelope;
+}
+const catalogue = { calculators: templates.map((template) => envelopeOf(template).calculator) };
 
 /** The public catalogue: which calculators exist, their fields and their definitions. */
 export function calculatorsModule() {
@@ -18,16 +26,9 @@ export function calculatorsModule() {
       response: { 200: CalculatorList },
       detail: { summary: 'List every calculator with its public definition' },
     })
-    .get(
-      '/v1/calculators/:calcId',
-      ({ params }) => {
-        const calculator = requireCalculator(params.calcId);
-        return envelopes.get(calculator.definition.id) ?? { calculator: catalogueCalculator(calculator) };
-      },
-      {
-        params: CalcIdParam,
-        response: { 200: CalculatorEnvelope, 400: ErrorResponse, 404: ErrorResponse },
-        detail: { summary: "One calculator's public definition" },
-      },
-    );
+    .get('/v1/calculators/:calcId', ({ params }) => envelopeOf(requireCalculator(params.calcId)), {
+      params: CalcIdParam,
+      response: { 200: CalculatorEnvelope, 400: ErrorResponse, 404: ErrorResponse },
+      detail: { summary: "One calculator's public definition" },
+    });
 }
