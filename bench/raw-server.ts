@@ -29,8 +29,7 @@
  */
 import { openDatabase } from '../src/db/client.ts';
 import type { UsageDeltas } from '../src/db/usage-store.ts';
-import { getCalculator } from '../src/calculators/index.ts';
-import { toPublic } from '../src/calculators/definition.ts';
+import { catalogueCalculator, getTemplate, type Template } from '../src/calculators/index.ts';
 import { matchingOrigins, normaliseOrigin } from '../src/domains/origin.ts';
 import { createUsageCounter, dayOf, periodOf } from '../src/usage/counter.ts';
 import { AppError, invalidRequest } from '../src/errors.ts';
@@ -109,11 +108,12 @@ const JSON_HEADERS = { ...CORS, 'content-type': 'application/json' };
 // The definition is the bulk of a load answer and never changes: serialised once, and
 // the whole answer without pre-fill values built once, as the product does.
 const answers = new Map<string, string>();
-function loadAnswer(calculator: NonNullable<ReturnType<typeof getCalculator>>): string {
-  let json = answers.get(calculator.id);
+function loadAnswer(calculator: Template): string {
+  const id = calculator.definition.id;
+  let json = answers.get(id);
   if (json === undefined) {
-    json = `{"calcId":${JSON.stringify(calculator.id)},"calculator":${JSON.stringify(toPublic(calculator))},"values":{}}`;
-    answers.set(calculator.id, json);
+    json = `{"calcId":${JSON.stringify(id)},"calculator":${JSON.stringify(catalogueCalculator(calculator))},"values":{}}`;
+    answers.set(id, json);
   }
   return json;
 }
@@ -172,11 +172,11 @@ async function authorise(request: Request, count: boolean) {
   if (status === 'pending')
     throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
   if (status === 'none') throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
-  const calculator = getCalculator(body.calcId);
+  const calculator = getTemplate(body.calcId);
   if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${body.calcId}".`);
   const now = new Date();
   const allowed = count
-    ? await usage.tryCount(account.id, dayOf(now), quota, calculator.id, origin)
+    ? await usage.tryCount(account.id, dayOf(now), quota, calculator.definition.id, origin)
     : (await usage.used(account.id, periodOf(now))) < quota;
   if (!allowed) throw new AppError('quota_exceeded', `This account has used its ${quota} widget loads for this month.`);
   return calculator;
@@ -220,7 +220,7 @@ const server = Bun.serve({
       POST: logged(async (request) => {
         try {
           const calculator = await authorise(request, false);
-          return Response.json({ ok: true, calcId: calculator.id }, { headers: CORS });
+          return Response.json({ ok: true, calcId: calculator.definition.id }, { headers: CORS });
         } catch (error) {
           return fail(error);
         }

@@ -1,8 +1,8 @@
 /**
  * Widget benchmark (the embeddable widget).
  *
- *  - Size of /widget.js as served: raw, gzip, brotli (target ≤ 12 KB gzip with all 12
- *    calculators; aim 8 KB), next to the field's anchors (a ~1 KB loader, 14–17 KB SDKs),
+ *  - Size of /widget.js as served: raw, gzip, brotli (target ≤ 15 KB gzip with all 12
+ *    calculators and the formula evaluator; aim 14 KB), next to the field's anchors (a ~1 KB loader, 14–17 KB SDKs),
  *    and of the language packs a non-English page loads on demand (one per language).
  *  - Navigation start → first rendered result in Chromium: a host page on one origin
  *    embeds bmi from the API on another; the time is taken in the animation frame after
@@ -40,8 +40,8 @@ import { round1, round2, round4 } from './lib/sampling.ts';
 const RUNS = Math.max(10, Number(process.env.BENCH_WIDGET_RUNS ?? 15));
 const WARMUP = 2;
 const PREFILL_DELAY_MS = 300;
-const TARGET_GZIP = 12 * 1024;
-const AIM_GZIP = 8 * 1024;
+const TARGET_GZIP = 15 * 1024;
+const AIM_GZIP = 14 * 1024;
 const TARGET_RENDER_MS = 150;
 
 export interface WidgetResults extends BenchResults {
@@ -208,9 +208,9 @@ export function run(): Promise<WidgetResults> {
           metric: 'widget.js gzip',
           value: round2(widgetScriptSizes.gzip / 1024),
           unit: 'KB',
-          target: `≤ 12 KB (aim 8)`,
+          target: `≤ 15 KB (aim 14)`,
           pass: widgetScriptSizes.gzip <= TARGET_GZIP,
-          note: `${widgetScriptSizes.gzip} bytes; ${widgetScriptSizes.gzip <= AIM_GZIP ? 'meets' : 'misses'} the 8 KB aim; big SDKs 14–17 KB, minimal loaders ~1 KB`,
+          note: `${widgetScriptSizes.gzip} bytes with the formula evaluator; ${widgetScriptSizes.gzip <= AIM_GZIP ? 'meets' : 'misses'} the 14 KB aim; big SDKs 14–17 KB, minimal loaders ~1 KB`,
         },
         {
           metric: 'widget.js brotli',

@@ -4,7 +4,7 @@
  * type-only imports, erased when a client is bundled.
  */
 import type { Static } from 'elysia';
-import type { PublicCalculator } from './calculators/definition.ts';
+import type { CatalogueCalculator } from './calculators/index.ts';
 import type {
   AccountCalculatorAnswer,
   AccountCalculatorList,
@@ -22,7 +22,7 @@ import type { LoadAnswer } from './modules/widget/index.ts';
 
 /**
  * `Body` with `Key` read as `T`: the schemas describe a calculator only as an object, its
- * shape lives in src/calculators/definition.ts.
+ * shape lives in src/calculators/templates/public.ts and src/definition/.
  */
 type WithCalculators<Body, Key extends keyof Body, T> = Omit<Body, Key> & { [K in Key]: T };
 
@@ -34,10 +34,10 @@ export type DoneBody = Static<typeof Done>;
 export type DomainListBody = Static<typeof DomainList>;
 export type DomainBody = Static<typeof DomainEnvelope>;
 export type DomainJson = DomainBody['domain'];
-export type CalculatorListBody = WithCalculators<Static<typeof CalculatorList>, 'calculators', PublicCalculator[]>;
-export type CalculatorBody = WithCalculators<Static<typeof CalculatorEnvelope>, 'calculator', PublicCalculator>;
+export type CalculatorListBody = WithCalculators<Static<typeof CalculatorList>, 'calculators', CatalogueCalculator[]>;
+export type CalculatorBody = WithCalculators<Static<typeof CalculatorEnvelope>, 'calculator', CatalogueCalculator>;
 /** POST /v1/widget/preview answers what a widget load answers. */
-export type PreviewBody = WithCalculators<Static<typeof LoadAnswer>, 'calculator', PublicCalculator>;
+export type PreviewBody = WithCalculators<Static<typeof LoadAnswer>, 'calculator', CatalogueCalculator>;
 export type WidgetConfigBody = Static<typeof ConfigAnswer>;
 export type TestWebhookBody = Static<typeof TestAnswer>;
 export type SigningSecretBody = Static<typeof SigningSecretAnswer>;

@@ -11,11 +11,10 @@
  * - an output that is not a finite number is null.
  * It never throws.
  */
-import { perSystem } from '../calculators/definition.ts';
-import { convertUnit } from '../calculators/units.ts';
+import { perSystem, unitIn } from './systems.ts';
+import { convertUnit } from './units.ts';
 import { evaluate as evaluateFormula } from '../formula/evaluate.ts';
 import type { CompiledDefinition, CompiledInput } from './compile.ts';
-import { textIn } from './text.ts';
 import type { NumberInput, UnitSystem } from './types.ts';
 
 /** Input values by key: numbers, option values (strings), booleans or 1/0 for toggles. */
@@ -25,11 +24,6 @@ export type Outputs = Record<string, number | null>;
 
 // Own properties only: values may come from JSON with keys like "__proto__".
 const own = (values: Values, key: string): unknown => (Object.hasOwn(values, key) ? values[key] : undefined);
-
-/** The unit an input is entered in, as the conversions name it ('kg', 'lb', …); '' without one. */
-function unitOf(input: NumberInput, system: UnitSystem): string {
-  return input.unit === undefined ? '' : textIn(perSystem(input.unit, system), 'en');
-}
 
 function inRange(value: unknown, input: NumberInput, system: UnitSystem): value is number {
   // NaN fails both comparisons, and the bounds are finite: an accepted value is finite.
@@ -49,7 +43,7 @@ function read({ input, alias }: CompiledInput, values: Values, system: UnitSyste
   if (alias && typeof value !== 'number') {
     const shown = own(values, alias.key);
     if (!inRange(shown, alias, system)) return undefined;
-    const converted = convertUnit(shown, unitOf(alias, system), unitOf(input, system));
+    const converted = convertUnit(shown, unitIn(alias, system), unitIn(input, system));
     return inRange(converted, input, system) ? [converted, converted] : undefined;
   }
   return inRange(value, input, system) ? [value, value] : undefined;

@@ -20,3 +20,6 @@ export interface Problem {
   message: string;
   position?: number;
 }
+
+/** Values by input key, as pre-fill and the widget hold them: numbers, option values, toggles' booleans. */
+export type InputValues = Record<string, number | string | boolean>;

@@ -5,9 +5,9 @@
  * run this same code offline and in the browser without a schema compiler; schema.ts
  * describes the same shape, and a test holds the two together.
  */
-import { convertUnit } from '../calculators/units.ts';
+import { convertUnit } from './units.ts';
 import { CALC_ID_PATTERN } from '../calculators/id.ts';
-import { perSystem } from '../calculators/definition.ts';
+import { perSystem } from './systems.ts';
 import { Refusal } from '../formula/errors.ts';
 import { FUNCTIONS } from '../formula/functions.ts';
 import { NAME_PATTERN } from '../formula/limits.ts';

@@ -6,7 +6,7 @@ import type { Values } from './evaluate.ts';
 import type { Band, Definition, Input, Output } from './types.ts';
 
 /** The format of an output without one. */
-export const DEFAULT_FORMAT = { style: 'number', decimals: 2 } as const;
+export const DEFAULT_FORMAT: NonNullable<Output['format']> = { style: 'number', decimals: 2 };
 
 /**
  * The inputs a visitor sees, in order: an input that a display alias stands for (bmi's

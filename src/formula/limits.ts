@@ -12,4 +12,5 @@ export const MAX_DEPTH = 32;
 /** A name: a letter, then letters, digits or `_`, this long at most. */
 export const MAX_NAME_LENGTH = 40;
 /** Keys of inputs, variables and outputs, table names, and the names formulas use. */
-export const NAME_PATTERN = new RegExp(`^[a-zA-Z][a-zA-Z0-9_]{0,${MAX_NAME_LENGTH - 1}}$`);
+// Pure: a bundle that never reads it (the widget's) drops it.
+export const NAME_PATTERN = /* @__PURE__ */ new RegExp(`^[a-zA-Z][a-zA-Z0-9_]{0,${MAX_NAME_LENGTH - 1}}$`);

@@ -102,16 +102,19 @@ describe('refused by the API', () => {
   });
 });
 
-describe('refused before asking', () => {
-  test('an unknown calculator id: calculator_not_found, and no load is spent', async () => {
-    const { apiKey } = await api.accountFor(site.origin);
+describe('refused with nothing spent', () => {
+  test('an unknown calculator id: the server answers calculator_not_found, and no load is spent', async () => {
+    const { apiKey, token } = await api.accountFor(site.origin);
+    // An id the script does not bundle may be an owner's calculator: only the server knows.
     const loads: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/v1/widget/load')) loads.push(request.url());
     });
     await open(api.url, [{ calcId: 'no-such-calculator', apiKey }]);
     await expectUnavailable('calculator_not_found');
-    expect(loads).toEqual([]);
+    expect(loads).toHaveLength(1);
+    const account = await fetch(`${api.url}/v1/account`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await account.json()) as { usage: { used: number } }).usage.used).toBe(0);
   });
 
   test('a missing key: missing_api_key', async () => {

@@ -1,7 +1,7 @@
 /** The widget's DOM-free logic: number parsing, pre-fill precedence, unit switching, the bundle's text stripping. */
 import { describe, expect, test } from 'bun:test';
-import { getCalculator } from '../../src/calculators/index.ts';
-import type { CalculatorDefinition } from '../../src/calculators/definition.ts';
+import { getTemplate } from '../../src/calculators/index.ts';
+import type { Definition as CalculatorDefinition } from '../../src/definition/types.ts';
 import { chooseEncoding, matchesEtag } from '../../src/http/encoding.ts';
 import { stripOwnerText } from '../../widget/build/strip-owner-text.ts';
 import { convertDisplayed } from '../../widget/src/convert.ts';
@@ -17,7 +17,7 @@ import {
 import { decimalsOfStep, parseDecimal, resolveLocale, unitSystemForLocale } from '../../widget/src/locale.ts';
 
 function calculator(id: string): CalculatorDefinition {
-  const found = getCalculator(id);
+  const found = getTemplate(id)?.definition;
   if (!found) throw new Error(`no calculator ${id}`);
   return found;
 }

@@ -4,7 +4,7 @@
  * values failing a field's rules ignored at every layer.
  */
 import { expect, setDefaultTimeout, test } from 'bun:test';
-import type { FieldValues } from '../../src/calculators/definition.ts';
+import type { InputValues as FieldValues } from '../../src/definition/types.ts';
 import { hostPage } from './support/servers.ts';
 import { events, field, resultValue, waitForEvent } from './support/widget-page.ts';
 import { useWidgetPage } from './support/widget-suite.ts';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compressed, type BuiltFile } from './compress.ts';
 import { PACKS_DIR, packLanguages } from './packs.ts';
-import { stripOwnerText } from './strip-owner-text.ts';
+import { dropStrippedText, stripOwnerText } from './strip-owner-text.ts';
 import { translatableTexts } from './texts.ts';
 
 const root = join(import.meta.dir, '..', '..');
@@ -50,9 +50,12 @@ export async function bundleWidget(packs: LanguagePack[] = readPacks()): Promise
       {
         name: 'strip-owner-text',
         setup(build) {
-          build.onLoad({ filter: /[\\/]src[\\/]calculators[\\/][^\\/]+\.ts$/ }, async ({ path }) => {
+          build.onLoad({ filter: /[\\/]src[\\/]calculators[\\/].+\.ts$/ }, async ({ path }) => {
             const source = await Bun.file(path).text();
-            return { contents: path.startsWith(calculatorsDir) ? stripOwnerText(source) : source, loader: 'ts' };
+            return {
+              contents: path.startsWith(calculatorsDir) ? dropStrippedText(stripOwnerText(source)) : source,
+              loader: 'ts',
+            };
           });
         },
       },

@@ -65,3 +65,11 @@ export function stripOwnerText(source: string): string {
   }
   return output + source.slice(copied);
 }
+
+/**
+ * What stripOwnerText left empty goes altogether, with each calculator's `category` (the
+ * catalogue's grouping, which the widget never shows): a few hundred bytes of the bundle.
+ */
+export function dropStrippedText(source: string): string {
+  return source.replace(/\b(?:description|notes|help):\s*'',?/g, '').replace(/\bcategory:\s*'[a-z]+',?/g, '');
+}

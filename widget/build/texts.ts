@@ -1,37 +1,43 @@
 /**
  * Every English text a visitor can see: the widget's own (texts.ts) and, for each
- * calculator, its title, the shown fields' labels, units, visitor help and options, and
- * the results' labels, units and band names. These are the keys each language pack
- * must translate; the bundle keeps only these keys of a pack.
+ * catalogue template, its title, the shown inputs' labels, units, visitor help and
+ * options, and the outputs' labels, units and band names. These are the keys each
+ * language pack must translate; the bundle keeps only these keys of a pack. (An owner's
+ * calculator brings its texts in its own languages: they are not in the packs.)
  */
-import { calculators } from '../../src/calculators/index.ts';
-import type { PerSystem } from '../../src/calculators/definition.ts';
+import { templates } from '../../src/calculators/index.ts';
+import type { PerSystem } from '../../src/definition/systems.ts';
+import { textIn } from '../../src/definition/text.ts';
+import type { Text } from '../../src/definition/types.ts';
 import { displayedFields, visitorHelp } from '../src/form-model.ts';
 import { TEXTS } from '../src/texts.ts';
 
+const english = (text: Text): string => textIn(text, 'en');
+
 /** Unit texts, with the currency placeholder left out ('currency/L' shows 'L'). */
-function unitTexts(unit: PerSystem<string> | undefined): string[] {
+function unitTexts(unit: PerSystem<Text> | undefined): string[] {
   if (unit === undefined) return [];
-  const units = typeof unit === 'string' ? [unit] : [unit.metric, unit.imperial];
-  return units.map((text) => text.replace(/^currency\/?/, '')).filter((text) => text !== '');
+  const units = typeof unit === 'object' && 'metric' in unit ? [unit.metric, unit.imperial] : [unit];
+  return units.map((text) => english(text).replace(/^currency\/?/, '')).filter((text) => text !== '');
 }
 
 export function translatableTexts(): string[] {
   const texts = new Set<string>(Object.values(TEXTS));
-  for (const calculator of calculators) {
-    texts.add(calculator.title);
-    for (const field of displayedFields(calculator)) {
-      texts.add(field.label);
+  for (const { definition } of templates) {
+    texts.add(english(definition.title));
+    for (const field of displayedFields(definition)) {
+      texts.add(english(field.label));
       const help = visitorHelp(field);
-      if (help) texts.add(help);
-      if (field.kind === 'select') for (const option of field.options) texts.add(option.label);
-      else for (const unit of unitTexts(field.unit)) texts.add(unit);
+      if (help) texts.add(english(help));
+      if (field.kind === 'select') for (const option of field.options) texts.add(english(option.label));
+      else if (field.kind === 'number') for (const unit of unitTexts(field.unit)) texts.add(unit);
     }
-    for (const result of calculator.results) {
-      texts.add(result.label);
-      for (const unit of unitTexts(result.unit)) texts.add(unit);
-      const bandSets = result.bandsBy ? Object.values(result.bandsBy.bands) : [result.bands ?? []];
-      for (const band of bandSets.flat()) texts.add(band.label);
+    for (const output of definition.outputs) {
+      texts.add(english(output.label));
+      // Only the number style has a unit of its own (an amount shows its currency, a percentage `%`).
+      for (const unit of unitTexts(output.format?.unit)) texts.add(unit);
+      const bandSets = output.bandsBy ? Object.values(output.bandsBy.bands) : [output.bands ?? []];
+      for (const band of bandSets.flat()) texts.add(english(band.label));
     }
   }
   return [...texts];

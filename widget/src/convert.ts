@@ -2,7 +2,7 @@
  * Unit conversion for switching the displayed unit system: the catalogue's mass and
  * length units, plus the trip units of fuel-cost (exact US definitions).
  */
-import { convertUnit } from '../../src/calculators/units.ts';
+import { convertUnit } from '../../src/definition/units.ts';
 
 const KM_PER_MI = 1.609344;
 const L_PER_GAL = 3.785411784;

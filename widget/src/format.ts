@@ -1,26 +1,29 @@
 /** Text shown for numbers and units, in the widget's locale (Intl.NumberFormat). */
-import {
-  perSystem,
-  type NumberField,
-  type ResultDefinition,
-  type UnitSystem,
-} from '../../src/calculators/definition.ts';
+import { perSystem } from '../../src/definition/systems.ts';
+import { textIn } from '../../src/definition/text.ts';
+import type { NumberInput, Output, Text, UnitSystem } from '../../src/definition/types.ts';
+import { DEFAULT_FORMAT } from '../../src/definition/view.ts';
 import type { Translate } from './i18n.ts';
 import { decimalsOfStep, inputNumberFormat } from './locale.ts';
 import { TEXTS } from './texts.ts';
 
+/** Says a definition's text in the widget's language (a catalogue text through its pack). */
+export type Say = (text: Text) => string;
+
 export interface Formatter {
   /** A value as written into an input (no grouping; the locale's decimal separator). */
-  input(field: NumberField, value: number): string;
-  /** A result with its definition's decimals (grouped; currency style when known). */
-  result(definition: ResultDefinition, value: number): string;
-  /** A unit as shown beside a value, translated: 'currency' becomes the currency's symbol. */
-  unit(unit: string): string;
+  input(field: NumberInput, value: number): string;
+  /** An output's value with its format's decimals, as an amount of the currency when it is one. */
+  result(output: Output, value: number): string;
+  /** The unit shown beside an output's value ('' when the value carries it, or has none). */
+  resultUnit(output: Output, system: UnitSystem): string;
+  /** A unit as shown beside a value: `currency` becomes the currency's symbol. */
+  unit(unit: Text): string;
   /** A number in an error message ("from 40 to 272"). */
   plain(value: number): string;
 }
 
-export function createFormatter(locale: string, currency: string | undefined, t: Translate): Formatter {
+export function createFormatter(locale: string, currency: string | undefined, t: Translate, say: Say): Formatter {
   const cache = new Map<string, Intl.NumberFormat>();
   const cached = (key: string, make: () => Intl.NumberFormat) => {
     let format = cache.get(key);
@@ -41,14 +44,23 @@ export function createFormatter(locale: string, currency: string | undefined, t:
       symbol = currency;
     }
   }
+  const unit = (text: Text): string => {
+    // `currency` is a placeholder in any language: its English form says so.
+    const english = textIn(text, 'en');
+    // Without a configured currency an amount is a plain number ("per L" for prices).
+    if (english === 'currency') return symbol;
+    if (!english.startsWith('currency/')) return say(text);
+    const per = say(english.slice(9));
+    return symbol ? `${symbol}/${per}` : t(TEXTS.perUnit, { unit: per });
+  };
   return {
     input: (field, value) =>
       cached(`i${decimalsOfStep(field.step)}`, () => inputNumberFormat(locale, decimalsOfStep(field.step))).format(
         value,
       ),
-    result(definition, value) {
-      const decimals = definition.decimals;
-      const asCurrency = currency !== undefined && definition.unit === 'currency';
+    result(output, value) {
+      const { style, decimals } = output.format ?? DEFAULT_FORMAT;
+      const asCurrency = currency !== undefined && style === 'currency';
       return cached(
         `r${decimals}${asCurrency ? 'c' : ''}`,
         () =>
@@ -59,25 +71,15 @@ export function createFormatter(locale: string, currency: string | undefined, t:
           }),
       ).format(value);
     },
-    unit(unit) {
-      // Without a configured currency an amount is a plain number ("per L" for prices).
-      if (unit === 'currency') return symbol;
-      if (!unit.startsWith('currency/')) return unit && t(unit);
-      const per = t(unit.slice(9));
-      return symbol ? `${symbol}/${per}` : t(TEXTS.perUnit, { unit: per });
+    resultUnit(output, system) {
+      // Destructured: the script must read no `.style` (the CSP test looks for element styles).
+      const { style, unit: own } = output.format ?? DEFAULT_FORMAT;
+      // An amount carries its currency (or, without one, is a plain number).
+      if (style === 'currency') return '';
+      if (style === 'percent') return '%';
+      return own === undefined ? '' : unit(perSystem(own, system));
     },
+    unit,
     plain: (value) => cached('p', () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })).format(value),
   };
-}
-
-/** The unit text for a result, empty when its amount already carries the currency. */
-export function resultUnit(
-  formatter: Formatter,
-  definition: ResultDefinition,
-  system: UnitSystem,
-  hasCurrency: boolean,
-): string {
-  if (definition.unit === undefined) return '';
-  const unit = perSystem(definition.unit, system);
-  return unit === 'currency' && hasCurrency ? '' : formatter.unit(unit);
 }

@@ -9,7 +9,14 @@ export type Translate = (english: string, slots?: Record<string, string>) => str
 
 // Set at bundle time to { de: "de.<hash>.json", … }; absent when the sources run unbundled.
 declare const CALC_LANGUAGE_PACKS: Record<string, string> | undefined;
-const PACK_FILES: Record<string, string> = typeof CALC_LANGUAGE_PACKS === 'object' ? CALC_LANGUAGE_PACKS : {};
+// Read in one place: the bundler writes the whole map at each mention.
+const PACK_FILES: Record<string, string> = (() => {
+  try {
+    return CALC_LANGUAGE_PACKS ?? {};
+  } catch {
+    return {};
+  }
+})();
 
 // Right-to-left scripts, for the packs that may come.
 const RTL = new Set(['ar', 'he', 'fa', 'ur']);

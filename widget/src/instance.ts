@@ -1,13 +1,15 @@
 /**
- * One mounted widget: renders the calculator at once (after its language pack, when the
- * locale needs one) with its defaults and the page's `data-values`, wires the visitor's
- * input, then applies the load answer's pre-fill (never over a touched field) or, on any
- * failure, falls back to a quiet "unavailable" note.
+ * One mounted widget. A catalogue calculator (bundled in the script) renders at once
+ * (after its language pack, when the locale needs one) with its defaults and the page's
+ * `data-values`; any other renders from the definition in the load answer, with a
+ * loading note meanwhile. Then the answer's pre-fill applies (never over a touched
+ * field); on any failure, a quiet "unavailable" note replaces everything.
  */
-import { getCalculator } from '../../src/calculators/index.ts';
-import type { UnitSystem } from '../../src/calculators/definition.ts';
+import { getTemplate } from '../../src/calculators/index.ts';
+import { textIn } from '../../src/definition/text.ts';
+import type { Definition, Text, UnitSystem } from '../../src/definition/types.ts';
 import { emit } from './events.ts';
-import { createFormatter } from './format.ts';
+import { createFormatter, type Say } from './format.ts';
 import {
   applyPrefill,
   computeResult,
@@ -21,10 +23,10 @@ import {
 import { fetchPack, packInMemory, textLanguage, translator, type Pack } from './i18n.ts';
 import { parseDecimal } from './locale.ts';
 import { readOptions, type MountOptions, type WidgetOptions } from './options.ts';
-import { createView, unavailableRoot, type Look, type View } from './render.ts';
+import { createView, noteRoot, type Look, type View } from './render.ts';
 import { adoptStyles } from './styles.ts';
 import { pageTheme } from './theme.ts';
-import { loadCalculator } from './transport.ts';
+import { loadCalculator, type LoadOutcome } from './transport.ts';
 
 export interface Instance {
   destroy(): void;
@@ -44,16 +46,15 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
     shadow.replaceChildren();
   };
 
-  const calculator = getCalculator(options.calcId);
+  const bundled = getTemplate(options.calcId)?.definition;
   // Asked first, rendered meanwhile: the answer can only arrive after this task ends.
-  const answer =
-    options.apiKey && calculator
-      ? loadCalculator(
-          apiOrigin,
-          { apiKey: options.apiKey, calcId: options.calcId, domain: location.origin, context: options.context },
-          signal,
-        )
-      : undefined;
+  const answer = options.apiKey
+    ? loadCalculator(
+        apiOrigin,
+        { apiKey: options.apiKey, calcId: options.calcId, domain: location.origin, context: options.context },
+        signal,
+      )
+    : undefined;
   const language = textLanguage(options.locale);
 
   const start = (pack: Pack | undefined) => {
@@ -65,24 +66,25 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
     };
     const fail = (code: string, message: string) => {
       if (signal.aborted) return;
-      shadow.replaceChildren(unavailableRoot(doc, look));
+      shadow.replaceChildren(noteRoot(doc, look, 'unavailable'));
       console.warn(`[calc] calculator "${options.calcId}" unavailable: ${code}${message ? ` (${message})` : ''}`);
       emit(host, 'calc:error', { calcId: options.calcId, code, message });
     };
-    if (!options.apiKey) return fail('missing_api_key', 'Set data-api-key.');
-    if (!calculator || !answer) return fail('calculator_not_found', `There is no calculator "${options.calcId}".`);
+    if (!answer) return fail('missing_api_key', 'Set data-api-key.');
 
-    const model = createFormModel(calculator, options.units);
-    applyPrefill(model, options.values, 'embed');
-    const view = createView(doc, model, look, createFormatter(options.locale, options.currency, look.t));
-    shadow.replaceChildren(view.root);
-    if (options.theme === 'auto') watchPageTheme(doc, view.root, signal);
-    wireInput(host, model, view, options, signal);
-    recompute(host, model, view, options);
-
-    void answer.then((outcome) => {
-      if (signal.aborted) return;
-      if (!outcome.ok) return fail(outcome.code, outcome.message);
+    /** Renders `definition` with its defaults and the page's values, and wires the visitor's input. */
+    const show = (definition: Definition, say: Say): [FormModel, View] => {
+      const model = createFormModel(definition, options.units);
+      applyPrefill(model, options.values, 'embed');
+      const view = createView(doc, model, look, say, createFormatter(options.locale, options.currency, look.t, say));
+      shadow.replaceChildren(view.root);
+      if (options.theme === 'auto') watchPageTheme(doc, view.root, signal);
+      wireInput(host, model, view, options, signal);
+      recompute(host, model, view, options);
+      return [model, view];
+    };
+    /** The answer's pre-fill over what is shown, then calc:ready. */
+    const ready = ([model, view]: [FormModel, View], outcome: LoadOutcome & { ok: true }) => {
       const changed = applyPrefill(model, outcome.values, 'webhook');
       for (const key of changed) {
         view.writeValue(key);
@@ -91,6 +93,21 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
       view.writeVisibility();
       if (changed.length > 0) recompute(host, model, view, options);
       emit(host, 'calc:ready', { calcId: options.calcId, sources: valueSources(model), values: currentValues(model) });
+    };
+
+    // The catalogue's texts are English, translated by the language pack; an owner's are
+    // given per language and chosen here, shown as they are.
+    const shown = bundled && show(bundled, (text: Text) => look.t(textIn(text, 'en')));
+    if (!shown) shadow.replaceChildren(noteRoot(doc, look, 'loading'));
+    void answer.then((outcome) => {
+      if (signal.aborted) return;
+      if (!outcome.ok) return fail(outcome.code, outcome.message);
+      try {
+        ready(shown || show(outcome.definition as Definition, (text: Text) => textIn(text, look.language)), outcome);
+      } catch (error) {
+        // A definition this script cannot show (a malformed answer): never an error in the page.
+        fail('bad_response', `No calculator to show: ${error}`);
+      }
     });
   };
 
@@ -117,7 +134,7 @@ function recompute(host: HTMLElement, model: FormModel, view: View, options: Wid
 }
 
 function wireInput(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions, signal: AbortSignal): void {
-  const changed = (key: string, value: number | string | null) => {
+  const changed = (key: string, value: number | string | boolean | null) => {
     recompute(host, model, view, options);
     emit(host, 'calc:change', { calcId: options.calcId, key, value, values: currentValues(model) });
   };
@@ -130,7 +147,13 @@ function wireInput(host: HTMLElement, model: FormModel, view: View, options: Wid
       const state = target.dataset.key === undefined ? undefined : stateOf(model, target.dataset.key);
       if (!state) return;
       state.touched = true;
-      state.value = state.field.kind === 'select' ? target.value : parseDecimal(target.value);
+      const kind = state.field.kind;
+      state.value =
+        kind === 'select'
+          ? target.value
+          : kind === 'toggle'
+            ? (target as HTMLInputElement).checked
+            : parseDecimal(target.value);
       view.writeValidity(state.field.key, 'typing');
       view.writeVisibility();
       changed(state.field.key, state.value);

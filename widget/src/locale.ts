@@ -2,7 +2,7 @@
  * Locale handling: which locale to use, the unit system a locale expects, and reading
  * and writing numbers the way visitors type them (`,` or `.` as decimal separator).
  */
-import type { UnitSystem } from '../../src/calculators/definition.ts';
+import type { UnitSystem } from '../../src/definition/types.ts';
 
 // Regions that use US customary units in daily life.
 const IMPERIAL_REGIONS = new Set(['US', 'LR', 'MM']);

@@ -1,7 +1,7 @@
 /** A widget's options: `mount()` arguments win over the element's data attributes. */
-import type { FieldValues, UnitSystem } from '../../src/calculators/definition.ts';
+import type { InputValues, UnitSystem } from '../../src/definition/types.ts';
 import { resolveLocale, unitSystemForLocale } from './locale.ts';
-import { toFieldValues } from './transport.ts';
+import { toInputValues } from './transport.ts';
 
 export type Theme = 'light' | 'dark' | 'auto';
 
@@ -17,7 +17,7 @@ export interface MountOptions {
   /** Only used where constructable stylesheets are missing (a `<style nonce>` fallback). */
   nonce?: string;
   /** Starting values from the page (`data-values` as JSON); the webhook's and the visitor's win. */
-  values?: FieldValues;
+  values?: InputValues;
   /** Visitor context token (`data-context`) minted by the owner's backend; sent as is. */
   context?: string;
 }
@@ -30,7 +30,7 @@ export interface WidgetOptions {
   locale: string;
   currency: string | undefined;
   nonce: string | undefined;
-  values: FieldValues;
+  values: InputValues;
   context: string | undefined;
 }
 
@@ -39,10 +39,10 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
 }
 
 /** `data-values`: a JSON object; anything else (or broken JSON) gives no values. */
-function embedValues(option: FieldValues | undefined, attribute: string | undefined): FieldValues {
-  if (option) return toFieldValues(option);
+function embedValues(option: InputValues | undefined, attribute: string | undefined): InputValues {
+  if (option) return toInputValues(option);
   try {
-    return toFieldValues(attribute ? JSON.parse(attribute) : undefined);
+    return toInputValues(attribute ? JSON.parse(attribute) : undefined);
   } catch {
     return {};
   }

@@ -1,14 +1,18 @@
 /**
- * The widget's DOM inside its shadow root, built once per mount with plain DOM calls,
- * and the small updates the instance asks for. Every input has a <label>; its unit, help
- * and error text are linked with aria-describedby; results live in a role=status region,
- * the first result large, the others beneath it, a band as a tinted label beside its value.
+ * The widget's DOM inside its shadow root, built once per mount from a definition with
+ * plain DOM calls (every text set as text, never as HTML), and the small updates the
+ * instance asks for. Every input has a <label>; its unit, help and error text are linked
+ * with aria-describedby; a toggle is a labelled checkbox; results live in a role=status
+ * region, the primary output large, the others beneath it, a band as a tinted label beside
+ * its value, "—" for an output without a value.
  */
-import { perSystem, type NumberField, type ResultDefinition } from '../../src/calculators/definition.ts';
-import { bandOf } from '../../src/calculators/bands.ts';
+import type { Outputs } from '../../src/definition/evaluate.ts';
+import { perSystem } from '../../src/definition/systems.ts';
+import type { NumberInput, Output } from '../../src/definition/types.ts';
+import { bandOf, primaryOutput } from '../../src/definition/view.ts';
 import { h } from './dom.ts';
-import { type Formatter, resultUnit } from './format.ts';
-import { currentValues, isVisible, stateOf, unitOf, validityOf, visitorHelp, type FormModel } from './form-model.ts';
+import type { Formatter, Say } from './format.ts';
+import { currentValues, isVisible, stateOf, validityOf, visitorHelp, type FormModel } from './form-model.ts';
 import { directionOf, type Translate } from './i18n.ts';
 import { TEXTS } from './texts.ts';
 
@@ -29,7 +33,7 @@ interface FieldView {
 }
 
 interface ResultView {
-  definition: ResultDefinition;
+  output: Output;
   value: HTMLElement;
   unit: HTMLElement;
   band: HTMLElement;
@@ -44,7 +48,7 @@ export interface View {
   /** 'commit' shows a message for an invalid value; 'typing' only clears or refreshes one. */
   writeValidity(key: string, moment: 'commit' | 'typing'): void;
   writeVisibility(): void;
-  writeResult(result: Record<string, number> | null): void;
+  writeResult(result: Outputs | null): void;
 }
 
 // `lang` lets screen readers pronounce the texts in their language; `dir` flips the layout.
@@ -58,25 +62,30 @@ function rootElement(doc: Document, look: Look): HTMLElement {
   });
 }
 
-/** The quiet failure state: one short note, nothing else. */
-export function unavailableRoot(doc: Document, look: Look): HTMLElement {
+/**
+ * A root holding one short note: the failure state, or the wait for a calculator's
+ * definition (a status, so a screen reader announces it).
+ */
+export function noteRoot(doc: Document, look: Look, part: 'unavailable' | 'loading'): HTMLElement {
   const root = rootElement(doc, look);
-  root.append(h(doc, 'p', { class: 'note', part: 'note unavailable' }, look.t(TEXTS.unavailable)));
+  root.append(
+    h(doc, 'p', { class: 'note', part: `note ${part}`, role: part === 'loading' && 'status' }, look.t(TEXTS[part])),
+  );
   return root;
 }
 
-export function createView(doc: Document, model: FormModel, look: Look, format: Formatter): View {
-  const { calculator } = model;
+export function createView(doc: Document, model: FormModel, look: Look, say: Say, format: Formatter): View {
+  const { definition, compiled } = model;
   const { t } = look;
   const root = rootElement(doc, look);
-  const title = h(doc, 'p', { class: 'title', id: 'title', part: 'title' }, t(calculator.title));
+  const title = h(doc, 'p', { class: 'title', id: 'title', part: 'title' }, say(definition.title));
   const form = h(doc, 'form', { 'aria-labelledby': 'title', novalidate: true, part: 'form' });
   const fieldViews = new Map<string, FieldView>();
   const radios: HTMLInputElement[] = [];
 
-  if (calculator.unitSystems.length > 1) {
+  if (compiled.systems.length > 1) {
     const fieldset = h(doc, 'fieldset', { part: 'units' }, h(doc, 'legend', {}, t(TEXTS.units)));
-    for (const system of calculator.unitSystems) {
+    for (const system of compiled.systems) {
       const radio = h(doc, 'input', { type: 'radio', name: 'units', value: system, part: 'radio' });
       radios.push(radio);
       fieldset.append(h(doc, 'label', {}, radio, t(TEXTS[system])));
@@ -88,18 +97,18 @@ export function createView(doc: Document, model: FormModel, look: Look, format: 
     const field = state.field;
     const id = `f-${field.key}`;
     const describedBy: string[] = [];
-    const row = h(
-      doc,
-      'div',
-      { class: 'field', part: 'field' },
-      h(doc, 'label', { for: id, part: 'label' }, t(field.label)),
-    );
+    const label = h(doc, 'label', { for: id, part: 'label' }, say(field.label));
+    const row = h(doc, 'div', { class: 'field', part: 'field' });
     let control: HTMLInputElement | HTMLSelectElement;
     let unit: HTMLElement | undefined;
     if (field.kind === 'select') {
       control = h(doc, 'select', { id, part: 'select', 'data-key': field.key });
-      for (const option of field.options) control.append(h(doc, 'option', { value: option.value }, t(option.label)));
-      row.append(control);
+      for (const option of field.options) control.append(h(doc, 'option', { value: option.value }, say(option.label)));
+      row.append(label, control);
+    } else if (field.kind === 'toggle') {
+      // A checkbox announced as a switch (on/off), with its label beside it.
+      control = h(doc, 'input', { id, type: 'checkbox', role: 'switch', part: 'toggle', 'data-key': field.key });
+      row.append(h(doc, 'div', { class: 'check' }, control, label));
     } else {
       // inputmode=decimal, not type=number: type=number rejects "1,5" in most locales.
       control = h(doc, 'input', {
@@ -112,12 +121,12 @@ export function createView(doc: Document, model: FormModel, look: Look, format: 
         'data-key': field.key,
       });
       unit = h(doc, 'span', { class: 'unit', id: `u-${field.key}`, part: 'unit' });
-      row.append(h(doc, 'div', { class: 'control' }, control, unit));
+      row.append(label, h(doc, 'div', { class: 'control' }, control, unit));
       describedBy.push(unit.id);
     }
     const help = visitorHelp(field);
     if (help) {
-      row.append(h(doc, 'p', { class: 'help', id: `h-${field.key}`, part: 'help' }, t(help)));
+      row.append(h(doc, 'p', { class: 'help', id: `h-${field.key}`, part: 'help' }, say(help)));
       describedBy.push(`h-${field.key}`);
     }
     const error =
@@ -129,9 +138,11 @@ export function createView(doc: Document, model: FormModel, look: Look, format: 
     fieldViews.set(field.key, { row, control, unit, error, describedBy });
   }
 
+  // The primary output leads (set large); the others follow in their order.
+  const primary = primaryOutput(definition);
   const resultViews: ResultView[] = [];
   const list = h(doc, 'dl', { class: 'results', part: 'results' });
-  for (const definition of calculator.results) {
+  for (const output of [primary, ...definition.outputs.filter((output) => output !== primary)]) {
     const value = h(doc, 'span', { class: 'value', part: 'result-value' });
     const unit = h(doc, 'span', { class: 'unit', part: 'result-unit' });
     const band = h(doc, 'span', { class: 'band', part: 'band' });
@@ -139,12 +150,12 @@ export function createView(doc: Document, model: FormModel, look: Look, format: 
       h(
         doc,
         'div',
-        { class: 'result', part: resultViews.length === 0 ? 'result result-main' : 'result' },
-        h(doc, 'dt', { part: 'result-label' }, t(definition.label)),
+        { class: 'result', part: output === primary ? 'result result-main' : 'result' },
+        h(doc, 'dt', { part: 'result-label' }, say(output.label)),
         h(doc, 'dd', {}, h(doc, 'span', { class: 'amount' }, value, ' ', unit), ' ', band),
       ),
     );
-    resultViews.push({ definition, value, unit, band });
+    resultViews.push({ output, value, unit, band });
   }
   // Polite live region: a screen reader reads the new result after the visitor's edit.
   const status = h(doc, 'div', { role: 'status', part: 'status' }, list);
@@ -159,8 +170,10 @@ export function createView(doc: Document, model: FormModel, look: Look, format: 
     const state = stateOf(model, key);
     const view = fieldViews.get(key);
     if (!state || !view) return;
-    if (state.field.kind === 'select') view.control.value = String(state.value ?? state.field.default);
-    else view.control.value = typeof state.value === 'number' ? format.input(state.field, state.value) : '';
+    const { field, value } = state;
+    if (field.kind === 'select') view.control.value = String(value ?? field.default);
+    else if (field.kind === 'toggle') (view.control as HTMLInputElement).checked = value === true;
+    else view.control.value = typeof value === 'number' ? format.input(field, value) : '';
   }
 
   function writeValidity(key: string, moment: 'commit' | 'typing'): void {
@@ -183,8 +196,8 @@ export function createView(doc: Document, model: FormModel, look: Look, format: 
     setDescribedBy(view, true);
   }
 
-  function rangeMessage(field: NumberField): string {
-    const unit = format.unit(unitOf(field, model.system));
+  function rangeMessage(field: NumberInput): string {
+    const unit = field.unit === undefined ? '' : format.unit(perSystem(field.unit, model.system));
     const min = format.plain(perSystem(field.min, model.system));
     const max = format.plain(perSystem(field.max, model.system));
     return t(TEXTS.range, { min, max: unit ? `${max} ${unit}` : max });
@@ -195,7 +208,8 @@ export function createView(doc: Document, model: FormModel, look: Look, format: 
     for (const state of model.fields) {
       const view = fieldViews.get(state.field.key);
       if (state.field.kind !== 'number' || !view?.unit) continue;
-      view.unit.textContent = format.unit(unitOf(state.field, model.system));
+      const unit = state.field.unit;
+      view.unit.textContent = unit === undefined ? '' : format.unit(perSystem(unit, model.system));
       writeValue(state.field.key);
       writeValidity(state.field.key, 'typing');
     }
@@ -208,17 +222,15 @@ export function createView(doc: Document, model: FormModel, look: Look, format: 
     }
   }
 
-  function writeResult(result: Record<string, number> | null): void {
+  function writeResult(result: Outputs | null): void {
     const values = currentValues(model);
     for (const view of resultViews) {
-      const value = result?.[view.definition.key];
-      const known = value !== undefined && Number.isFinite(value);
-      view.value.textContent = known ? format.result(view.definition, value) : '—';
-      view.unit.textContent = known
-        ? resultUnit(format, view.definition, model.system, format.unit('currency') !== '')
-        : '';
-      const band = known ? bandOf(view.definition, value, values) : undefined;
-      view.band.textContent = band ? t(band.label) : '';
+      const value = result?.[view.output.key];
+      const known = typeof value === 'number';
+      view.value.textContent = known ? format.result(view.output, value) : '—';
+      view.unit.textContent = known ? format.resultUnit(view.output, model.system) : '';
+      const band = known ? bandOf(view.output, value, values) : undefined;
+      view.band.textContent = band ? say(band.label) : '';
       // The tone colours the label; the label's text carries the meaning on its own.
       if (band?.tone) view.band.dataset.tone = band.tone;
       else delete view.band.dataset.tone;

@@ -30,7 +30,8 @@ label,legend{font-weight:600;font-size:.875em}
 fieldset label{font-weight:400;font-size:1em;display:inline-flex;align-items:center;gap:8px;cursor:pointer}
 .control{display:grid;grid-template-columns:minmax(0,1fr) 5.5em;align-items:center;gap:8px}
 input,select{font:inherit;color:inherit;background:var(--_bg);border:1px solid var(--_b);border-radius:calc(var(--calc-radius,8px)/2);padding:8px;margin:0;min-width:0;width:100%}
-input[type=radio]{width:18px;height:18px;padding:0;accent-color:var(--_a)}
+input[type=radio],input[type=checkbox]{width:18px;height:18px;padding:0;flex:none;accent-color:var(--_a)}
+.check{display:flex;align-items:center;gap:8px}
 .unit,.help,dt{color:var(--_m)}
 .help,.error{margin:0;font-size:.875em}
 .error{color:var(--_e)}

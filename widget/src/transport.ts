@@ -3,9 +3,12 @@
  * a CORS simple request (text/plain body, no credentials) so no preflight is needed.
  * It never rejects: every failure becomes an error code.
  */
-import type { FieldValues } from '../../src/calculators/definition.ts';
+import type { InputValues } from '../../src/definition/types.ts';
 
-export type LoadOutcome = { ok: true; values: FieldValues } | { ok: false; code: string; message: string };
+/** A successful load: the pre-filled values, and the calculator's definition as the server sent it (unchecked). */
+export type LoadOutcome =
+  | { ok: true; values: InputValues; definition: unknown }
+  | { ok: false; code: string; message: string };
 
 export interface LoadRequest {
   apiKey: string;
@@ -21,13 +24,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Only own number and string entries: pre-filled values are data, never trusted further. */
-export function toFieldValues(raw: unknown): FieldValues {
-  const values: FieldValues = {};
+/** Only own number, string and boolean entries: pre-filled values are data, never trusted further. */
+export function toInputValues(raw: unknown): InputValues {
+  const values: InputValues = {};
   if (!isRecord(raw)) return values;
   for (const key of Object.keys(raw)) {
     const value = raw[key];
-    if (typeof value === 'number' || typeof value === 'string') values[key] = value;
+    if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') values[key] = value;
   }
   return values;
 }
@@ -66,7 +69,12 @@ export async function loadCalculator(
     }
     if (!response.ok) return { ok: false, ...errorOf(answer, response.status) };
     if (!isRecord(answer)) return { ok: false, code: 'bad_response', message: 'The API answer is not JSON.' };
-    return { ok: true, values: toFieldValues(answer.values) };
+    const calculator = answer.calculator;
+    return {
+      ok: true,
+      values: toInputValues(answer.values),
+      definition: isRecord(calculator) && calculator.definition,
+    };
   } catch (error) {
     if (signal.aborted) return { ok: false, code: 'aborted', message: 'The widget was destroyed.' };
     if (timeout.signal.aborted)

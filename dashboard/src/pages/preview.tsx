@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { getCalculator } from '../../../src/calculators/index.ts';
+import { perSystem } from '../../../src/definition/systems.ts';
+import { textIn } from '../../../src/definition/text.ts';
+import type { Output, UnitSystem } from '../../../src/definition/types.ts';
+import { DEFAULT_FORMAT } from '../../../src/definition/view.ts';
 import { applyPrefill, computeResult, createFormModel, isVisible, unitOf } from '../../../widget/src/form-model.ts';
 import { api, messageOf } from '../api.ts';
 import type { PreviewBody } from '../../../src/api-bodies.ts';
@@ -19,12 +22,19 @@ function formatted(value: number | string, locale: string, decimals = 2, currenc
   }
 }
 
+/** An output's unit as the preview shows it: `currency` for an amount, `%` for a percentage. */
+function outputUnit(output: Output, system: UnitSystem): string {
+  const format = output.format;
+  if (format && format.style !== 'number') return format.style === 'currency' ? 'currency' : '%';
+  return format?.unit === undefined ? '' : textIn(perSystem(format.unit, system), 'en');
+}
+
 /**
  * What a visitor's widget starts with, from `POST /v1/widget/preview`: the same answer a
- * load gives this account (webhook pull included) without counting a load. The values go
- * through the widget's own form model (aliases, unit systems, precedence) and formula, so
- * the fields, their sources and the result are the ones a visitor sees, in the units,
- * theme and locale chosen above.
+ * load gives this account (webhook pull included) without counting a load. The answer's
+ * definition goes through the widget's own form model (aliases, unit systems, precedence)
+ * and evaluator, so the fields, their sources and the results are the ones a visitor
+ * sees, in the units, theme and locale chosen above.
  */
 export function Preview(props: { calcId: string; options: SnippetOptions; round: number }) {
   const [answer, setAnswer] = useState<PreviewBody | null>(null);
@@ -52,11 +62,11 @@ export function Preview(props: { calcId: string; options: SnippetOptions; round:
     };
   }, [props.calcId, props.round, again]);
 
-  const calculator = answer ? getCalculator(answer.calcId) : undefined;
+  const definition = answer?.calculator.definition;
   const { options } = props;
   let view = null;
-  if (calculator && answer) {
-    const model = createFormModel(calculator, options.units || (calculator.unitSystems[0] ?? 'metric'));
+  if (definition && answer) {
+    const model = createFormModel(definition, options.units || (definition.unitSystems?.[0] ?? 'metric'));
     applyPrefill(model, answer.values, 'webhook');
     const result = computeResult(model);
     // An amount's currency is part of its formatted number; other units follow it.
@@ -64,23 +74,28 @@ export function Preview(props: { calcId: string; options: SnippetOptions; round:
     const currencyOf = (unit: string) => (unit === 'currency' ? options.currency : '');
     view = (
       <div class={`preview theme-${options.theme}`}>
-        <p class="preview-title">{calculator.title}</p>
+        <p class="preview-title">{textIn(definition.title, 'en')}</p>
         <dl>
           {model.fields
             .filter((state) => isVisible(model, state))
             .map((state) => {
-              const { field } = state;
+              const { field, value } = state;
+              const unit = field.kind === 'number' ? unitOf(field, model.system) : '';
               const shown =
-                state.value === null
+                value === null
                   ? '—'
                   : field.kind === 'select'
-                    ? (field.options.find((option) => option.value === state.value)?.label ?? String(state.value))
-                    : formatted(state.value, options.locale, 2, currencyOf(unitOf(field, model.system)));
+                    ? textIn(field.options.find((option) => option.value === value)?.label ?? String(value), 'en')
+                    : typeof value === 'boolean'
+                      ? value
+                        ? 'on'
+                        : 'off'
+                      : formatted(value, options.locale, 2, currencyOf(unit));
               return (
                 <div key={field.key} class="preview-field">
-                  <dt>{field.label}</dt>
+                  <dt>{textIn(field.label, 'en')}</dt>
                   <dd>
-                    {shown} {field.kind === 'number' ? unitText(unitOf(field, model.system)) : ''}{' '}
+                    {shown} {unitText(unit)}{' '}
                     <span class={state.source === 'webhook' ? 'source webhook' : 'source'}>
                       {state.source === 'webhook' ? 'from your webhook' : 'default'}
                     </span>
@@ -88,22 +103,21 @@ export function Preview(props: { calcId: string; options: SnippetOptions; round:
                 </div>
               );
             })}
-          {calculator.results.map((definition) => (
-            <div key={definition.key} class="preview-field preview-result">
-              <dt>{definition.label}</dt>
-              <dd>
-                {result?.[definition.key] === undefined
-                  ? '—'
-                  : formatted(
-                      result[definition.key] as number,
-                      options.locale,
-                      definition.decimals,
-                      currencyOf(unitOf(definition, model.system)),
-                    )}{' '}
-                {unitText(unitOf(definition, model.system))}
-              </dd>
-            </div>
-          ))}
+          {definition.outputs.map((output) => {
+            const unit = outputUnit(output, model.system);
+            const value = result?.[output.key];
+            return (
+              <div key={output.key} class="preview-field preview-result">
+                <dt>{textIn(output.label, 'en')}</dt>
+                <dd>
+                  {typeof value === 'number'
+                    ? formatted(value, options.locale, (output.format ?? DEFAULT_FORMAT).decimals, currencyOf(unit))
+                    : '—'}{' '}
+                  {unitText(unit)}
+                </dd>
+              </div>
+            );
+          })}
         </dl>
       </div>
     );

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Notice, type NoticeState } from '../components/notice.tsx';
-import type { PublicCalculator } from '../../../src/calculators/definition.ts';
+import type { CatalogueCalculator } from '../../../src/calculators/index.ts';
 
 export interface SnippetOptions {
   theme: 'light' | 'dark' | 'auto';
@@ -38,11 +38,11 @@ function snippetFor(publicUrl: string, apiKey: string, calcId: string, options: 
   return `<script src="${escapeAttribute(publicUrl)}/widget.js" async></script>\n<div ${attributes.join(' ')}></div>`;
 }
 
-const usesCurrency = (calculator: PublicCalculator): boolean =>
+const usesCurrency = (calculator: CatalogueCalculator): boolean =>
   [...calculator.fields, ...calculator.results].some((item) => 'unit' in item && item.unit === 'currency');
 
 export function SnippetBuilder(props: {
-  calculator: PublicCalculator;
+  calculator: CatalogueCalculator;
   publicUrl: string;
   apiKey: string;
   options: SnippetOptions;

@@ -16,7 +16,17 @@ import type { Template } from './template.ts';
 import { tip } from './tip.ts';
 import { vat } from './vat.ts';
 
-export const templates: readonly Template[] = [
+// Templates are module-wide singletons served to every request and bundled into every
+// widget: frozen, so an accidental mutation throws instead of changing them for everyone.
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+export const templates: readonly Template[] = deepFreeze([
   bmi,
   bmr,
   tdee,
@@ -29,4 +39,4 @@ export const templates: readonly Template[] = [
   percentage,
   tip,
   fuelCost,
-];
+]);

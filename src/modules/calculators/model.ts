@@ -1,14 +1,15 @@
 import { t } from 'elysia';
-import { bmi } from '../../calculators/bmi.ts';
-import { toPublic } from '../../calculators/definition.ts';
+import { catalogueCalculator } from '../../calculators/index.ts';
+import { bmi } from '../../calculators/templates/bmi.ts';
 
-// The definition's shape has its home in src/calculators/definition.ts (browser-safe, shared
-// with the widget); the schema only says that it is an object. Its example is the real one.
-const Definition = t.Record(t.String(), t.Unknown(), {
-  description: 'id, title, unit systems, fields (key, label, unit, min, max, default), results',
-  examples: [toPublic(bmi)],
+// The shape has its home in src/calculators/templates/public.ts (the public fields, as the
+// catalogue has always served them) and src/definition/ (the definition, for copying).
+const Calculator = t.Record(t.String(), t.Unknown(), {
+  description:
+    'id, title, unit systems, fields (key, label, unit, min, max, default), results, and the `definition` in the formula language (docs/calculators.md), which an owner can copy',
+  examples: [catalogueCalculator(bmi)],
 });
 
-export const CalculatorList = t.Object({ calculators: t.Array(Definition) });
+export const CalculatorList = t.Object({ calculators: t.Array(Calculator) });
 
-export const CalculatorEnvelope = t.Object({ calculator: Definition });
+export const CalculatorEnvelope = t.Object({ calculator: Calculator });

@@ -8,7 +8,7 @@ import { LoadAnswer } from '../widget/index.ts';
 import { ConfigAnswer, ConfigRequest, PreviewRequest, TestAnswer, TestWebhookRequest } from './model.ts';
 import { pullWebhook, type PullDeps } from './pull.ts';
 import { requireCalculator } from '../../require-calculator.ts';
-import { toPublic } from '../../calculators/definition.ts';
+import { catalogueCalculator } from '../../calculators/index.ts';
 import { readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
@@ -73,7 +73,7 @@ export function widgetConfigModule(
       async ({ account, body }) => {
         const calculator = requireCalculator(body.calcId);
         const { values } = await pullWebhook(deps, account, calculator, await testVisit(deps, account.id, undefined));
-        return { calcId: calculator.id, calculator: toPublic(calculator), values };
+        return { calcId: calculator.definition.id, calculator: catalogueCalculator(calculator), values };
       },
       {
         body: PreviewRequest,

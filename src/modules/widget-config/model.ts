@@ -51,7 +51,7 @@ export const TestAnswer = t.Object({
   outcome: Outcome,
   httpStatus: t.Union([t.Integer(), t.Null()], { examples: [200] }),
   durationMs: t.Number({ examples: [143] }),
-  values: t.Record(t.String(), t.Union([t.Number(), t.String()]), { examples: [EXAMPLE.values] }),
+  values: t.Record(t.String(), t.Union([t.Number(), t.String(), t.Boolean()]), { examples: [EXAMPLE.values] }),
   ignoredKeys: t.Array(t.String(), { examples: [['loyaltyTier']] }),
 });
 

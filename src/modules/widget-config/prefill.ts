@@ -1,4 +1,4 @@
-import type { CalculatorDefinition } from '../../calculators/definition.ts';
+import type { Template } from '../../calculators/index.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import { dayOf, type UsageCounter } from '../../usage/counter.ts';
 import { NOT_CALLED } from '../../webhook/outcomes.ts';
@@ -11,9 +11,9 @@ import { type PullDeps, type PullResult, pullWebhook } from './pull.ts';
  * promise when the pull does: below Extra, that is most loads.
  */
 export function loadPrefill(deps: PullDeps & { usage: Pick<UsageCounter, 'countCall'> }): Prefill {
-  const counted = (account: AccountRow, calculator: CalculatorDefinition, result: PullResult) => {
+  const counted = (account: AccountRow, calculator: Template, result: PullResult) => {
     if (!NOT_CALLED.has(result.outcome))
-      deps.usage.countCall(account.id, dayOf(deps.now()), calculator.id, result.outcome);
+      deps.usage.countCall(account.id, dayOf(deps.now()), calculator.definition.id, result.outcome);
     return result.values;
   };
   return (account, calculator, visit) => {

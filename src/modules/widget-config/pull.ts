@@ -1,4 +1,5 @@
-import type { CalculatorDefinition, FieldValues } from '../../calculators/definition.ts';
+import type { Template } from '../../calculators/index.ts';
+import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import type { WidgetConfigRow, WidgetConfigStore } from '../../db/widget-config-store.ts';
 import type { Logger } from '../../logger.ts';
@@ -33,7 +34,7 @@ export interface PullResult {
   outcome: PullOutcome;
   httpStatus: number | null;
   durationMs: number;
-  values: FieldValues;
+  values: InputValues;
   ignoredKeys: string[];
 }
 
@@ -67,7 +68,7 @@ const PLAN_REQUIRED: PullResult = Object.freeze({ ...nothing('plan_required'), v
 export function pullWebhook(
   deps: PullDeps,
   account: AccountRow,
-  calculator: CalculatorDefinition,
+  calculator: Template,
   visit: PullVisit,
 ): PullResult | Promise<PullResult> {
   if (!hasWebhooks(account.plan)) return PLAN_REQUIRED;
@@ -77,18 +78,18 @@ export function pullWebhook(
 async function pullForExtra(
   deps: PullDeps,
   account: AccountRow,
-  calculator: CalculatorDefinition,
+  calculator: Template,
   visit: PullVisit,
 ): Promise<PullResult> {
   const startedAt = performance.now();
   let config: WidgetConfigRow | undefined;
   try {
-    config = await deps.configs.find(account.id, calculator.id);
+    config = await deps.configs.find(account.id, calculator.definition.id);
   } catch (error) {
     // The visitor still gets the calculator; the operator hears about the store.
     deps.logger.error('widget config could not be read; loading with defaults', {
       accountId: account.id,
-      calcId: calculator.id,
+      calcId: calculator.definition.id,
       error: String(error),
     });
     return nothing('unreachable');
@@ -99,13 +100,13 @@ async function pullForExtra(
   let headers: Record<string, string> = {};
   if (config.webhookHeaders) {
     try {
-      headers = deps.cipher.open(config.webhookHeaders, rowId(account.id, calculator.id));
+      headers = deps.cipher.open(config.webhookHeaders, rowId(account.id, calculator.definition.id));
     } catch {
       release();
       // A wrong or lost webhook-key: say so to the operator, never call without the auth.
       deps.logger.error("webhook headers cannot be decrypted; check the data directory's webhook-key", {
         accountId: account.id,
-        calcId: calculator.id,
+        calcId: calculator.definition.id,
       });
       return recordOutcome(deps, account, calculator, nothing('unreachable'), startedAt);
     }
@@ -118,7 +119,7 @@ async function pullForExtra(
     // Never an unsigned call: an owner who checks signatures would refuse it anyway.
     deps.logger.error('the signing secret could not be read; the webhook was not called', {
       accountId: account.id,
-      calcId: calculator.id,
+      calcId: calculator.definition.id,
       error: String(error),
     });
     return recordOutcome(deps, account, calculator, nothing('unreachable'), startedAt);
@@ -130,7 +131,7 @@ async function pullForExtra(
 async function signPull(
   deps: PullDeps,
   account: AccountRow,
-  calculator: CalculatorDefinition,
+  calculator: Template,
   url: string,
   visit: PullVisit,
 ): Promise<Record<string, string>> {
@@ -140,8 +141,12 @@ async function signPull(
     visit.visitor ??
     (visit.context === undefined
       ? null
-      : verifyContext(visit.context, secrets, { calcId: calculator.id, origin: visit.origin, nowSeconds }));
-  return signedPullHeaders({ url, calcId: calculator.id, origin: visit.origin, visitor }, secrets, nowSeconds);
+      : verifyContext(visit.context, secrets, { calcId: calculator.definition.id, origin: visit.origin, nowSeconds }));
+  return signedPullHeaders(
+    { url, calcId: calculator.definition.id, origin: visit.origin, visitor },
+    secrets,
+    nowSeconds,
+  );
 }
 
 async function callWebhook(
@@ -151,7 +156,7 @@ async function callWebhook(
     headers: Record<string, string>;
     signed: Record<string, string>;
     account: AccountRow;
-    calculator: CalculatorDefinition;
+    calculator: Template;
     startedAt: number;
   },
   release: () => void,
@@ -165,7 +170,9 @@ async function callWebhook(
       signed: call.signed,
     });
     const merged =
-      fetched.outcome === 'ok' ? mergeWebhookValues(call.calculator, fetched.body) : { values: {}, ignoredKeys: [] };
+      fetched.outcome === 'ok'
+        ? mergeWebhookValues(call.calculator.definition, fetched.body)
+        : { values: {}, ignoredKeys: [] };
     const result = {
       outcome: fetched.outcome,
       httpStatus: fetched.httpStatus,
@@ -181,7 +188,7 @@ async function callWebhook(
 function recordOutcome(
   deps: PullDeps,
   account: AccountRow,
-  calculator: CalculatorDefinition,
+  calculator: Template,
   result: PullResult,
   startedAt: number,
 ): PullResult {
@@ -191,6 +198,6 @@ function recordOutcome(
     httpStatus: result.httpStatus,
     durationMs: result.durationMs,
   };
-  deps.statusLog.record(account.id, calculator.id, status, startedAt);
+  deps.statusLog.record(account.id, calculator.definition.id, status, startedAt);
   return result;
 }

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
-import { toPublic } from '../../calculators/definition.ts';
-import type { CalculatorDefinition, FieldValues } from '../../calculators/definition.ts';
+import { catalogueCalculator, type Template } from '../../calculators/index.ts';
+import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
@@ -23,37 +23,34 @@ export { LoadAnswer } from './model.ts';
  */
 export type Prefill = (
   account: AccountRow,
-  calculator: CalculatorDefinition,
+  calculator: Template,
   visit: { origin: string; context?: string },
-) => FieldValues | Promise<FieldValues>;
+) => InputValues | Promise<InputValues>;
 
 /**
- * The load answer. The definition is its bulk and never changes, so it is serialised
- * once; without pre-fill values (most loads) the whole answer is built once per calculator.
+ * The load answer. The calculator (its public shape and the definition the widget renders
+ * when it does not bundle it) is its bulk and never changes, so it is serialised once;
+ * without pre-fill values (most loads) the whole answer is built once per calculator.
  */
-const serialised = new WeakMap<CalculatorDefinition, { definition: string; withoutValues: string }>();
-function loadAnswer(calculator: CalculatorDefinition, values: FieldValues): string {
+const serialised = new WeakMap<Template, { head: string; withoutValues: string }>();
+function loadAnswer(calculator: Template, values: InputValues): string {
   let json = serialised.get(calculator);
   if (json === undefined) {
-    const definition = JSON.stringify(toPublic(calculator));
-    json = {
-      definition,
-      withoutValues: `{"calcId":${JSON.stringify(calculator.id)},"calculator":${definition},"values":{}}`,
-    };
+    const head = `{"calcId":${JSON.stringify(calculator.definition.id)},"calculator":${JSON.stringify(catalogueCalculator(calculator))}`;
+    json = { head, withoutValues: `${head},"values":{}}` };
     serialised.set(calculator, json);
   }
   // Any key at all means pre-fill values: this answer is built for this load.
-  for (const _ in values)
-    return `{"calcId":${JSON.stringify(calculator.id)},"calculator":${json.definition},"values":${JSON.stringify(values)}}`;
+  for (const _ in values) return `${json.head},"values":${JSON.stringify(values)}}`;
   return json.withoutValues;
 }
 
 /** The verify answer, built once per calculator. */
-const verifyAnswers = new WeakMap<CalculatorDefinition, string>();
-function verifyAnswer(calculator: CalculatorDefinition): string {
+const verifyAnswers = new WeakMap<Template, string>();
+function verifyAnswer(calculator: Template): string {
   let json = verifyAnswers.get(calculator);
   if (json === undefined) {
-    json = `{"ok":true,"calcId":${JSON.stringify(calculator.id)}}`;
+    json = `{"ok":true,"calcId":${JSON.stringify(calculator.definition.id)}}`;
     verifyAnswers.set(calculator, json);
   }
   return json;
@@ -116,7 +113,7 @@ function loaded(
   { account, calculator, origin }: AuthorisedWidget,
   context: string | undefined,
 ): string | Promise<string> {
-  const quota = useQuota(deps, account, { calcId: calculator.id, origin });
+  const quota = useQuota(deps, account, { calcId: calculator.definition.id, origin });
   return quota === undefined
     ? prefilled(deps, account, calculator, origin, context)
     : quota.then(() => prefilled(deps, account, calculator, origin, context));
@@ -125,7 +122,7 @@ function loaded(
 function prefilled(
   deps: { prefill: Prefill },
   account: AccountRow,
-  calculator: CalculatorDefinition,
+  calculator: Template,
   origin: string,
   context: string | undefined,
 ): string | Promise<string> {

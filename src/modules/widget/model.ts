@@ -1,6 +1,6 @@
 import { t } from 'elysia';
-import { bmi } from '../../calculators/bmi.ts';
-import { toPublic } from '../../calculators/definition.ts';
+import { catalogueCalculator } from '../../calculators/index.ts';
+import { bmi } from '../../calculators/templates/bmi.ts';
 import { EXAMPLE } from '../../http/model.ts';
 
 export const WidgetRequest = t.Object({
@@ -26,11 +26,13 @@ export const VerifyAnswer = t.Object({ ok: t.Literal(true), calcId: t.String({ e
 export const LoadAnswer = t.Object({
   calcId: t.String({ examples: [EXAMPLE.calcId] }),
   calculator: t.Record(t.String(), t.Unknown(), {
-    description: "The calculator's public definition",
-    examples: [toPublic(bmi)],
+    description:
+      "The calculator's public shape (as GET /v1/calculators/:calcId shows it) with its `definition`, which the widget renders when it does not bundle the calculator (docs/calculators.md)",
+    examples: [catalogueCalculator(bmi)],
   }),
-  values: t.Record(t.String(), t.Union([t.Number(), t.String()]), {
-    description: 'Pre-filled field values from the webhook; {} when none',
+  values: t.Record(t.String(), t.Union([t.Number(), t.String(), t.Boolean()]), {
+    description:
+      'Pre-filled input values from the webhook, by input key: numbers, option values of selects, booleans of toggles; {} when none',
     examples: [EXAMPLE.values],
   }),
 });

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { CalculatorDefinition } from '../../calculators/definition.ts';
+import type { Template } from '../../calculators/index.ts';
 import type { Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
@@ -50,7 +50,7 @@ export function checkOriginHeader(origin: string, originHeader: string | null): 
 /** What the checks of the widget routes establish about a request. */
 export interface AuthorisedWidget {
   account: AccountRow;
-  calculator: CalculatorDefinition;
+  calculator: Template;
   origin: string;
 }
 

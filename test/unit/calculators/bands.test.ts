@@ -1,20 +1,16 @@
 import { describe, expect, test } from 'bun:test';
-import { bandFor } from '../../../src/calculators/bands.ts';
-import { bmi } from '../../../src/calculators/bmi.ts';
-import { bodyFat } from '../../../src/calculators/body-fat.ts';
-import { loan } from '../../../src/calculators/loan.ts';
-import type { ResultDefinition } from '../../../src/calculators/definition.ts';
+import type { Values } from '../../../src/definition/evaluate.ts';
+import type { Output } from '../../../src/definition/types.ts';
+import { bandOf } from '../../../src/definition/view.ts';
+import { catalogue } from './support/catalogue.ts';
 
-function resultOf(results: ResultDefinition[], key: string): ResultDefinition {
-  const result = results.find((candidate) => candidate.key === key);
-  if (!result) throw new Error(`no result ${key}`);
-  return result;
-}
+/** The label of the band the value falls in, as the widget shows it. */
+const bandFor = (output: Output, value: number, values: Values = {}) => bandOf(output, value, values)?.label;
 
-const bmiResult = resultOf(bmi.results, 'bmi');
-const bodyFatResult = resultOf(bodyFat.results, 'bodyFat');
+const bmiResult = catalogue('bmi').output('bmi');
+const bodyFatResult = catalogue('body-fat').output('bodyFat');
 
-describe('bandFor', () => {
+describe('bands of the catalogue templates', () => {
   test('WHO BMI categories', () => {
     expect(bandFor(bmiResult, 17)).toBe('Underweight');
     expect(bandFor(bmiResult, 22.857)).toBe('Normal weight');
@@ -53,7 +49,7 @@ describe('bandFor', () => {
     expect(bandFor(bodyFatResult, 20, { sex: 'other' })).toBeUndefined();
     expect(bandFor(bodyFatResult, 20, { sex: '__proto__' })).toBeUndefined();
     expect(bandFor(bodyFatResult, 20, { sex: 'toString' })).toBeUndefined();
-    expect(bandFor(resultOf(loan.results, 'payment'), 1199.1)).toBeUndefined();
+    expect(bandFor(catalogue('loan').output('payment'), 1199.1)).toBeUndefined();
   });
 
   test('non-finite values have no band', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { percentage } from '../../../src/calculators/percentage.ts';
-import { tip } from '../../../src/calculators/tip.ts';
-import { fuelCost } from '../../../src/calculators/fuel-cost.ts';
+import { catalogue } from './support/catalogue.ts';
+
+const percentage = catalogue('percentage');
+const tip = catalogue('tip');
+const fuelCost = catalogue('fuel-cost');
 
 describe('percentage', () => {
   test('15 % of 200 = 30', () => {

@@ -1,8 +1,14 @@
 import { describe, expect, test } from 'bun:test';
-import { loan, monthlyPayment } from '../../../src/calculators/loan.ts';
-import { mortgage } from '../../../src/calculators/mortgage.ts';
-import { compoundInterest, effectiveMonthlyRate } from '../../../src/calculators/compound-interest.ts';
-import { vat } from '../../../src/calculators/vat.ts';
+import { catalogue } from './support/catalogue.ts';
+
+const loan = catalogue('loan');
+const mortgage = catalogue('mortgage');
+const compoundInterest = catalogue('compound-interest');
+const vat = catalogue('vat');
+
+/** The monthly payment of `amount` over `months` at a nominal annual rate in percent, as the loan template computes it. */
+const monthlyPayment = (amount: number, annualRatePercent: number, months: number) =>
+  loan.compute({ amount, annualRate: annualRatePercent, termYears: months / 12 }, 'metric')?.payment;
 
 describe('loan', () => {
   test('200 000 at 6 % for 30 years = 1199.10 a month', () => {
@@ -124,8 +130,12 @@ describe('compound interest', () => {
   });
 
   test('quarterly compounding gives an effective monthly rate that compounds to the quarterly rate', () => {
-    const monthly = effectiveMonthlyRate(8, 4);
-    expect((1 + monthly) ** 3).toBeCloseTo(1.02, 12);
+    // A year of the effective monthly rate is four quarters of 2 %.
+    const result = compoundInterest.compute(
+      { principal: 1000, monthlyContribution: 0, annualRate: 8, years: 1, compounding: 'quarterly' },
+      'metric',
+    );
+    expect(result?.fv).toBeCloseTo(1000 * 1.02 ** 4, 9);
   });
 
   test('0 % only adds up the deposits; a negative rate shrinks them', () => {

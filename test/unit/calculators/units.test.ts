@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { cmToIn, convertUnit, inToCm, kgToLb, lbToKg } from '../../../src/calculators/units.ts';
+import { cmToIn, convertUnit, inToCm, kgToLb, lbToKg } from '../../../src/definition/units.ts';
 
 describe('unit conversion', () => {
   test('uses the exact international factors', () => {

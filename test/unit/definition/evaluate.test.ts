@@ -9,7 +9,7 @@ import { type CompiledDefinition, compile } from '../../../src/definition/compil
 import { evaluate, type Values } from '../../../src/definition/evaluate.ts';
 import type { Definition, Output } from '../../../src/definition/types.ts';
 import { bandOf, displayedInputs, displayedValue, primaryOutput } from '../../../src/definition/view.ts';
-import { roofQuote } from './roof-quote.ts';
+import { roofQuote } from '../../fixtures/roof-quote.ts';
 
 function compiled(definition: Definition): CompiledDefinition {
   const result = compile(definition);

@@ -8,7 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { templates } from '../../../src/calculators/templates/index.ts';
 import { Definition } from '../../../src/definition/schema.ts';
 import { validateDefinition } from '../../../src/definition/validate.ts';
-import { roofQuote } from './roof-quote.ts';
+import { roofQuote } from '../../fixtures/roof-quote.ts';
 
 type Loose = Record<string, any>;
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { Definition } from '../../../src/definition/types.ts';
 import { validateDefinition } from '../../../src/definition/validate.ts';
-import { roofQuote } from './roof-quote.ts';
+import { roofQuote } from '../../fixtures/roof-quote.ts';
 
 type Loose = Record<string, any>;
 

@@ -1,32 +1,23 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import {
-  perSystem,
-  type CalculatorDefinition,
-  type Field,
-  type NumberField,
-} from '../../../src/calculators/definition.ts';
-import { getCalculator } from '../../../src/calculators/index.ts';
+import { getTemplate } from '../../../src/calculators/index.ts';
+import { perSystem } from '../../../src/definition/systems.ts';
+import type { Definition, Input, NumberInput, UnitSystem } from '../../../src/definition/types.ts';
 import { mergeWebhookValues } from '../../../src/webhook/merge.ts';
 
-function calculator(
-  fields: Field[],
-  unitSystems: CalculatorDefinition['unitSystems'] = ['metric', 'imperial'],
-): CalculatorDefinition {
+/** A definition with these inputs, made for the merge tests (never validated: odd keys are allowed here). */
+function calculator(inputs: Input[], unitSystems: UnitSystem[] = ['metric', 'imperial']): Definition {
   return {
     id: 'test',
-    category: 'test',
     title: 'Test',
-    description: 'A calculator made for the merge tests.',
     unitSystems,
-    fields,
-    results: [],
-    compute: () => null,
+    inputs,
+    outputs: [{ key: 'out', label: 'Out', formula: '1' }],
   };
 }
 
-const weightKg: NumberField = { key: 'weightKg', kind: 'number', label: 'Weight', min: 1, max: 500, default: 70 };
+const weightKg: NumberInput = { key: 'weightKg', kind: 'number', label: 'Weight', min: 1, max: 500, default: 70 };
 // Range depends on the unit system: metric 50–250 (cm), imperial 20–100 (in).
-const height: NumberField = {
+const height: NumberInput = {
   key: 'height',
   kind: 'number',
   label: 'Height',
@@ -34,7 +25,7 @@ const height: NumberField = {
   max: { metric: 250, imperial: 100 },
   default: { metric: 170, imperial: 67 },
 };
-const sex: Field = {
+const sex: Input = {
   key: 'sex',
   kind: 'select',
   label: 'Sex',
@@ -193,8 +184,56 @@ describe('prototype safety', () => {
   });
 });
 
-describe('the real bmi calculator', () => {
-  const bmi = getCalculator('bmi');
+describe("an owner's select and toggle inputs", () => {
+  const quote = calculator(
+    [
+      {
+        key: 'material',
+        kind: 'select',
+        label: 'Material',
+        options: [
+          { value: 'tiles', label: 'Tiles', number: 45 },
+          { value: 'metal', label: 'Metal', number: 30 },
+        ],
+        default: 'tiles',
+      },
+      { key: 'removal', kind: 'toggle', label: 'Remove the old roof', default: false },
+      { key: 'area', kind: 'number', label: 'Area', min: 10, max: 1000, default: 120 },
+    ],
+    ['metric'],
+  );
+
+  test.each([
+    ['an option value', '{"material": "metal"}', { material: 'metal' }, []],
+    ['an option label', '{"material": "Metal"}', {}, ['material']],
+    ["an option's number", '{"material": 30}', {}, ['material']],
+    ['an unknown option', '{"material": "slate"}', {}, ['material']],
+    ['a prototype name as option', '{"material": "__proto__"}', {}, ['material']],
+    ['true', '{"removal": true}', { removal: true }, []],
+    ['false', '{"removal": false}', { removal: false }, []],
+    ['1 for a toggle', '{"removal": 1}', {}, ['removal']],
+    ['"true" for a toggle', '{"removal": "true"}', {}, ['removal']],
+    ['null for a toggle', '{"removal": null}', {}, ['removal']],
+    ['a boolean for a number', '{"area": true}', {}, ['area']],
+    [
+      'all three, with an unknown key',
+      '{"material": "tiles", "removal": true, "area": 200, "roofColour": "red"}',
+      { material: 'tiles', removal: true, area: 200 },
+      ['roofColour'],
+    ],
+  ])('%s', (_label, json, values, ignoredKeys) => {
+    expect(mergeWebhookValues(quote, JSON.parse(json))).toEqual({ values, ignoredKeys });
+  });
+
+  test('a definition without unit systems is metric: per-system values read as metric', () => {
+    const metricOnly: Definition = { ...calculator([height]), unitSystems: undefined };
+    expect(mergeWebhookValues(metricOnly, { height: 30 }).values).toEqual({});
+    expect(mergeWebhookValues(metricOnly, { height: 60 }).values).toEqual({ height: 60 });
+  });
+});
+
+describe('the real bmi template', () => {
+  const bmi = getTemplate('bmi')?.definition;
 
   test('all four keys pass through unchanged (precedence is the widget’s job)', () => {
     expect(bmi).toBeDefined();
@@ -204,13 +243,13 @@ describe('the real bmi calculator', () => {
   });
 
   test('a per-system alias accepts a value valid only in the other system', () => {
-    const field = bmi?.fields.find(
-      (candidate): candidate is NumberField => candidate.key === 'weight' && candidate.kind === 'number',
+    const input = bmi?.inputs.find(
+      (candidate): candidate is NumberInput => candidate.key === 'weight' && candidate.kind === 'number',
     );
-    expect(field).toBeDefined();
-    if (!bmi || !field) return;
-    const metricMax = perSystem(field.max, 'metric');
-    const imperialMax = perSystem(field.max, 'imperial');
+    expect(input).toBeDefined();
+    if (!bmi || !input) return;
+    const metricMax = perSystem(input.max, 'metric');
+    const imperialMax = perSystem(input.max, 'imperial');
     const onlyImperial = Math.min(metricMax, imperialMax) + (Math.abs(metricMax - imperialMax) > 1 ? 1 : 0);
     const beyondBoth = Math.max(metricMax, imperialMax) + 1;
     expect(mergeWebhookValues(bmi, { weight: onlyImperial }).values).toEqual({ weight: onlyImperial });

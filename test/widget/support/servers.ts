@@ -2,7 +2,7 @@
  * Real HTTP for the browser: the API (the real app, in-process, on a temp SQLite dir)
  * on http://localhost:<p1>, and host pages on a different origin, http://127.0.0.1:<p2>.
  */
-import type { FieldValues } from '../../../src/calculators/definition.ts';
+import type { InputValues as FieldValues } from '../../../src/definition/types.ts';
 import { testApp, type TestAppOptions } from '../../helpers/test-app.ts';
 import { startTarget } from '../../helpers/webhook-target.ts';
 

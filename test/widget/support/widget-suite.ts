@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'bun:test';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import type { FieldValues } from '../../../src/calculators/definition.ts';
+import type { InputValues as FieldValues } from '../../../src/definition/types.ts';
 import { HOOK_TIMEOUT_MS } from '../../helpers/timeouts.ts';
 import { launchChromium } from '../../helpers/chromium.ts';
 import type { PageRecord } from './browser.ts';

@@ -1,6 +1,7 @@
 /**
  * Unit conversion with the exact legal factors (international yard and pound
- * agreement, 1959). Browser-safe: used by compute functions and by the widget.
+ * agreement, 1959). Browser-safe: used by display aliases (evaluation and validation)
+ * and by the widget's unit switch.
  */
 
 const KG_PER_LB = 0.45359237;
