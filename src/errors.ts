@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   domain_pending: 403,
   origin_mismatch: 403,
   signup_disabled: 403,
+  register_domain_disabled: 403,
   calculator_not_found: 404,
   domain_not_found: 404,
   not_found: 404,
@@ -22,6 +23,7 @@ export const ERROR_STATUS = {
   quota_exceeded: 429,
   too_many_pending_domains: 429,
   rate_limited: 429,
+  cap_reached: 429,
   internal: 500,
   not_ready: 503,
 } as const;

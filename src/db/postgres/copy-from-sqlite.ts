@@ -18,6 +18,8 @@ const TABLES: readonly [SQLiteTable, PgTable][] = [
   [lite.usage, pg.usage],
   [lite.usageDaily, pg.usageDaily],
   [lite.webhookDaily, pg.webhookDaily],
+  [lite.refusedDaily, pg.refusedDaily],
+  [lite.skippedDaily, pg.skippedDaily],
 ];
 
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters. */

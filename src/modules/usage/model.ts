@@ -1,5 +1,7 @@
 import { t } from 'elysia';
 import { EXAMPLE, Outcome } from '../../http/model.ts';
+import { REFUSAL_REASONS } from '../../usage/refusals.ts';
+import { SKIP_REASONS } from '../../webhook/outcomes.ts';
 
 const DAY_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 const day = (example: string) =>
@@ -59,6 +61,35 @@ export const UsageReport = t.Object({
       outcome: Outcome,
       calls: t.Integer({ examples: [214] }),
     }),
-    { description: 'Webhook calls made for loads per day, calculator and outcome; sorted by date, calcId, outcome' },
+    {
+      description:
+        'Webhook calls made for loads per day, calculator and outcome (attempted calls only); sorted by date, calcId, outcome',
+    },
+  ),
+  refused: t.Array(
+    t.Object({
+      date: t.String({ description: 'UTC day, YYYY-MM-DD', examples: [EXAMPLE.today] }),
+      calcId: t.String({ examples: [EXAMPLE.calcId] }),
+      reason: t.UnionEnum(REFUSAL_REASONS, { description: 'The error code the call was refused with' }),
+      count: t.Integer({ examples: [12] }),
+    }),
+    {
+      description:
+        'Widget calls with this API key that were refused, per day, calculator (only calculators that exist) and reason; sorted by date, calcId, reason',
+    },
+  ),
+  skipped: t.Array(
+    t.Object({
+      date: t.String({ description: 'UTC day, YYYY-MM-DD', examples: [EXAMPLE.today] }),
+      calcId: t.String({ examples: [EXAMPLE.calcId] }),
+      reason: t.UnionEnum(SKIP_REASONS, {
+        description: 'busy: too many calls in flight; capped: over your pullsPerSecond',
+      }),
+      count: t.Integer({ examples: [3] }),
+    }),
+    {
+      description:
+        'Webhook pulls a load was due that were skipped (no call made; the load got its defaults), per day, calculator and reason',
+    },
   ),
 });
