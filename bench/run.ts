@@ -13,7 +13,18 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { printTable, type Row } from './lib/report.ts';
 
-const MODULES = ['server', 'widget', 'cli', 'webhook', 'usage', 'dashboard', 'visitor', 'limits', 'postgres'] as const;
+const MODULES = [
+  'server',
+  'widget',
+  'cli',
+  'webhook',
+  'usage',
+  'dashboard',
+  'visitor',
+  'limits',
+  'caps',
+  'postgres',
+] as const;
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(MODULES as readonly string[]).includes(name));

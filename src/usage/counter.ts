@@ -1,6 +1,6 @@
 import type { DailyCalls, DailyLoads, DailyRefused, DailySkipped, UsageDeltas, UsageStore } from '../db/usage-store.ts';
 import type { PullOutcome, SkipReason } from '../webhook/outcomes.ts';
-import { capReached, countDayLoad, createDayTotals, type DayTotal, type LoadCaps } from './day-totals.ts';
+import { capReached, createDayTotals, type DayTotal, type LoadCaps, takeDayLoad } from './day-totals.ts';
 import type { RefusalReason } from './refusals.ts';
 import { addInto, entriesOf, keysOf, NEW_KEY, NO_ROOM, type Tally, tally } from './tally.ts';
 
@@ -312,20 +312,25 @@ export function createUsageCounter(
     for (const last of e.days.get(day)?.values() ?? []) yield* last;
   }
 
-  /** The month's entry and the day's totals of a capped account, without a promise once both are known. */
-  function capped(
-    accountId: string,
+  /** The month's entry and the day's totals of a capped account, read first when either is not in memory. */
+  async function readCapped(accountId: string, day: string): Promise<[Entry, DayTotal]> {
+    const e = await entry(accountId, day.slice(0, 7));
+    const total = dayTotals.known(accountId, day) ?? (await dayTotals.read(accountId, day, () => unwrittenOn(e, day)));
+    return [e, total];
+  }
+
+  /** A load of an account with a daily cap: quota, then caps, then counted (check and count one step). */
+  function countCapped(
+    e: Entry,
+    total: DayTotal,
     day: string,
-    then: (e: Entry, total: DayTotal) => LoadVerdict | Promise<LoadVerdict>,
+    limit: number,
+    calcId: string,
+    domain: string,
+    caps: LoadCaps,
   ): LoadVerdict | Promise<LoadVerdict> {
-    const e = entry(accountId, day.slice(0, 7));
-    if (e instanceof Promise)
-      return e.then((known) => {
-        const total = dayTotals.of(accountId, day, () => unwrittenOn(known, day));
-        return total instanceof Promise ? total.then((t) => then(known, t)) : then(known, total);
-      });
-    const total = dayTotals.of(accountId, day, () => unwrittenOn(e, day));
-    return total instanceof Promise ? total.then((t) => then(e, t)) : then(e, total);
+    if (e.stored + e.pending >= limit) return 'quota_exceeded';
+    return takeDayLoad(total, domain, caps) ?? countLoad(e, day, limit, calcId, domain);
   }
 
   function pendingDeltas(): UsageDeltas {
@@ -370,14 +375,15 @@ export function createUsageCounter(
       domain: string,
       caps: LoadCaps = NO_CAPS,
     ): LoadVerdict | Promise<LoadVerdict> {
-      if (hasDailyCap(caps))
-        return capped(accountId, day, (e, total) => {
-          if (e.stored + e.pending >= limit) return 'quota_exceeded';
-          const reached = capReached(total, domain, caps);
-          if (reached !== null) return reached;
-          countDayLoad(total, domain);
-          return countLoad(e, day, limit, calcId, domain);
-        });
+      if (hasDailyCap(caps)) {
+        const e = entry(accountId, day.slice(0, 7));
+        const total = e instanceof Promise ? undefined : dayTotals.known(accountId, day);
+        if (total !== undefined && !(e instanceof Promise))
+          return countCapped(e, total, day, limit, calcId, domain, caps);
+        return readCapped(accountId, day).then(([known, read]) =>
+          countCapped(known, read, day, limit, calcId, domain, caps),
+        );
+      }
       const e = entry(accountId, day.slice(0, 7));
       return e instanceof Promise
         ? e.then((known) => countLoad(known, day, limit, calcId, domain))
@@ -394,8 +400,12 @@ export function createUsageCounter(
     ): LoadVerdict | Promise<LoadVerdict> {
       const judge = (e: Entry, total?: DayTotal): LoadVerdict =>
         e.stored + e.pending >= limit ? 'quota_exceeded' : ((total && capReached(total, domain, caps)) ?? 'ok');
-      if (hasDailyCap(caps)) return capped(accountId, day, judge);
       const e = entry(accountId, day.slice(0, 7));
+      if (hasDailyCap(caps)) {
+        const total = e instanceof Promise ? undefined : dayTotals.known(accountId, day);
+        if (total !== undefined && !(e instanceof Promise)) return judge(e, total);
+        return readCapped(accountId, day).then(([known, read]) => judge(known, read));
+      }
       return e instanceof Promise ? e.then((known) => judge(known)) : judge(e);
     },
 

@@ -36,16 +36,24 @@ export function capReached(total: DayTotal, domain: string, caps: LoadCaps): 'da
     : 'domain_cap';
 }
 
-/** Counts one load from `domain` on the day (the caller checked `capReached`). */
-export function countDayLoad(total: DayTotal, domain: string): void {
-  total.all.pending += 1;
+/**
+ * Counts one load from `domain` on the day unless it would pass a cap; answers the cap it
+ * would pass, or null when counted. One lookup of the origin: every capped load passes here.
+ */
+export function takeDayLoad(total: DayTotal, domain: string, caps: LoadCaps): 'day_cap' | 'domain_cap' | null {
+  if (!within(total.all, caps.loadsPerDay)) return 'day_cap';
   let count = total.domains.get(domain);
-  if (!count) {
-    if (total.domains.size >= MAX_DAY_DOMAINS) return;
-    count = { stored: 0, pending: 0 };
-    total.domains.set(domain, count);
-  }
-  count.pending += 1;
+  if (count === undefined) {
+    if (total.domains.size >= MAX_DAY_DOMAINS) {
+      if (caps.loadsPerDayPerDomain !== null) return 'domain_cap';
+    } else {
+      count = { stored: 0, pending: 0 };
+      total.domains.set(domain, count);
+    }
+  } else if (!within(count, caps.loadsPerDayPerDomain)) return 'domain_cap';
+  total.all.pending += 1;
+  if (count !== undefined) count.pending += 1;
+  return null;
 }
 
 /**
@@ -58,6 +66,7 @@ export function countDayLoad(total: DayTotal, domain: string): void {
 export function createDayTotals(read: (accountId: string, day: string) => Promise<DomainLoads[]>) {
   /** By account: one day each (a new day replaces the last, so they are bounded by accounts). */
   const totals = new Map<string, DayTotal>();
+  /** By account and day, while the day is read. */
   const reading = new Map<string, Promise<DayTotal>>();
   /** Accounts whose totals were used since the last flush. */
   const touched = new Set<string>();
@@ -78,20 +87,27 @@ export function createDayTotals(read: (accountId: string, day: string) => Promis
   }
 
   return {
-    /**
-     * One account's totals on `day`, answered without a promise once read. `unwritten`
-     * gives this server's loads of that day not yet on disk, per origin, when it is read.
-     */
-    of(accountId: string, day: string, unwritten: () => Iterable<[string, number]>): DayTotal | Promise<DayTotal> {
+    /** One account's totals on `day` when they are in memory (every capped load asks first). */
+    known(accountId: string, day: string): DayTotal | undefined {
       touched.add(accountId);
       const known = totals.get(accountId);
-      if (known?.day === day) return known;
+      return known?.day === day ? known : undefined;
+    },
+
+    /**
+     * Reads one account's totals on `day` (once, however many loads wait for them).
+     * `unwritten` gives this server's loads of that day not yet on disk, per origin.
+     */
+    read(accountId: string, day: string, unwritten: () => Iterable<[string, number]>): Promise<DayTotal> {
+      touched.add(accountId);
       const key = `${accountId} ${day}`;
       let pending = reading.get(key);
       if (!pending) {
         pending = read(accountId, day).then(
           (rows) => {
             reading.delete(key);
+            const current = totals.get(accountId);
+            if (current?.day === day) return current;
             const total: DayTotal = { day, all: { stored: 0, pending: 0 }, domains: new Map() };
             setStored(total, rows);
             for (const [domain, loads] of unwritten()) {
@@ -103,8 +119,6 @@ export function createDayTotals(read: (accountId: string, day: string) => Promis
               }
               if (count) count.pending += loads;
             }
-            const current = totals.get(accountId);
-            if (current?.day === day) return current;
             totals.set(accountId, total);
             return total;
           },
