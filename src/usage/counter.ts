@@ -288,6 +288,16 @@ export function createUsageCounter(
       if (date >= from && date <= to) yield [date, calcId, keyOf<K>(key), count];
   }
 
+  /** One account's unflushed counts of a kind keyed by reason, as `{date, calcId, reason, count}` rows. */
+  function reasonRows<K extends 'refused' | 'skipped'>(kind: K, accountId: string, from: string, to: string) {
+    return [...pendingOf(kind, accountId, from, to)].map(([date, calcId, reason, count]) => ({
+      date,
+      calcId,
+      reason,
+      count,
+    }));
+  }
+
   /**
    * Counts one load within the month's limit: the step every counted load takes. The load
    * that crosses the quota's last threshold is answered once the count is on disk.
@@ -447,24 +457,12 @@ export function createUsageCounter(
     },
 
     /** One account's unflushed refused calls on days `from`..`to`, in no particular order. */
-    pendingRefused(accountId: string, from: string, to: string): DailyRefused[] {
-      return [...pendingOf('refused', accountId, from, to)].map(([date, calcId, reason, count]) => ({
-        date,
-        calcId,
-        reason,
-        count,
-      }));
-    },
+    pendingRefused: (accountId: string, from: string, to: string): DailyRefused[] =>
+      reasonRows('refused', accountId, from, to),
 
     /** One account's unflushed skipped pulls on days `from`..`to`, in no particular order. */
-    pendingSkipped(accountId: string, from: string, to: string): DailySkipped[] {
-      return [...pendingOf('skipped', accountId, from, to)].map(([date, calcId, reason, count]) => ({
-        date,
-        calcId,
-        reason,
-        count,
-      }));
-    },
+    pendingSkipped: (accountId: string, from: string, to: string): DailySkipped[] =>
+      reasonRows('skipped', accountId, from, to),
 
     /** Everything counted and not yet written, as one flush would write it. */
     deltas: pendingDeltas,

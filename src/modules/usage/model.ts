@@ -1,4 +1,4 @@
-import { t } from 'elysia';
+import { t, type TSchema } from 'elysia';
 import { EXAMPLE, Outcome } from '../../http/model.ts';
 import { REFUSAL_REASONS } from '../../usage/refusals.ts';
 import { SKIP_REASONS } from '../../webhook/outcomes.ts';
@@ -31,6 +31,15 @@ export const QuotaStatus = t.Object({
     examples: [EXAMPLE.runsOutOn],
   }),
 });
+
+/** A per-day count by reason (refused calls, skipped pulls). */
+const reasonRow = <R extends TSchema>(reason: R, example: number) =>
+  t.Object({
+    date: t.String({ description: 'UTC day, YYYY-MM-DD', examples: [EXAMPLE.today] }),
+    calcId: t.String({ examples: [EXAMPLE.calcId] }),
+    reason,
+    count: t.Integer({ examples: [example] }),
+  });
 
 export const UsageReport = t.Object({
   from: t.String({ description: 'First day of the range (UTC), YYYY-MM-DD', examples: [EXAMPLE.monthStart] }),
@@ -67,29 +76,20 @@ export const UsageReport = t.Object({
     },
   ),
   refused: t.Array(
-    t.Object({
-      date: t.String({ description: 'UTC day, YYYY-MM-DD', examples: [EXAMPLE.today] }),
-      calcId: t.String({ examples: [EXAMPLE.calcId] }),
-      reason: t.UnionEnum(REFUSAL_REASONS, { description: 'The error code the call was refused with' }),
-      count: t.Integer({ examples: [12] }),
-    }),
+    reasonRow(t.UnionEnum(REFUSAL_REASONS, { description: 'The error code the call was refused with' }), 12),
     {
       description:
         'Widget calls with this API key that were refused, per day, calculator (only calculators that exist) and reason; sorted by date, calcId, reason',
     },
   ),
   skipped: t.Array(
-    t.Object({
-      date: t.String({ description: 'UTC day, YYYY-MM-DD', examples: [EXAMPLE.today] }),
-      calcId: t.String({ examples: [EXAMPLE.calcId] }),
-      reason: t.UnionEnum(SKIP_REASONS, {
-        description: 'busy: too many calls in flight; capped: over your pullsPerSecond',
-      }),
-      count: t.Integer({ examples: [3] }),
-    }),
+    reasonRow(
+      t.UnionEnum(SKIP_REASONS, { description: 'busy: too many calls in flight; capped: over your pullsPerSecond' }),
+      3,
+    ),
     {
       description:
-        'Webhook pulls a load was due that were skipped (no call made; the load got its defaults), per day, calculator and reason',
+        'Webhook pulls a load was due that were skipped (no call made; the load got its defaults), per day, calculator and reason; sorted by date, calcId, reason',
     },
   ),
 });

@@ -55,7 +55,7 @@ export function createEarlyRefusals(
     const owner = ownerOf(request.apiKey, deps.now().getTime());
     if (!owner) return;
     const count = () => {
-      if (owner.accountId) countEarlyRefusal(deps, { id: owner.accountId }, request.calcId, reason);
+      if (owner.accountId) countEarlyRefusal(deps, owner.accountId, request.calcId, reason);
     };
     if (owner.lookup) void owner.lookup.then(count);
     else count();

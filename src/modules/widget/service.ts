@@ -59,13 +59,23 @@ export interface AuthorisedWidget {
 }
 
 /**
- * Counts a refused widget call in its owner's usage (docs/api.md, "Usage history") and
- * answers the error to throw. Only calculators that exist are counted: the id is the
- * caller's choice, and strangers must not be able to fill an owner's usage with made-up ones.
+ * Counts a refused widget call in its owner's usage (docs/api.md, "Usage history"). Only
+ * calculators that exist are counted: the id is the caller's choice, and strangers must
+ * not be able to fill an owner's usage with made-up ones.
  */
+function countRefusal(
+  deps: Pick<WidgetDeps, 'usage'>,
+  accountId: string,
+  calcId: string,
+  now: Date,
+  reason: RefusalReason,
+) {
+  if (calculatorExists(accountId, calcId)) deps.usage.countRefused(accountId, dayOf(now), calcId, reason);
+}
+
+/** Counts `error` as a refusal when it is one usage counts; answers it, to throw. */
 function refused(deps: Pick<WidgetDeps, 'usage'>, accountId: string, calcId: string, now: Date, error: AppError) {
-  if (isCountedRefusal(error.code) && calculatorExists(accountId, calcId))
-    deps.usage.countRefused(accountId, dayOf(now), calcId, error.code);
+  if (isCountedRefusal(error.code)) countRefusal(deps, accountId, calcId, now, error.code);
   return error;
 }
 
@@ -75,11 +85,11 @@ function refused(deps: Pick<WidgetDeps, 'usage'>, accountId: string, calcId: str
  */
 export function countEarlyRefusal(
   deps: Pick<WidgetDeps, 'usage' | 'now'>,
-  account: { id: string },
+  accountId: string,
   calcId: string,
   reason: RefusalReason,
 ): void {
-  if (calculatorExists(account.id, calcId)) deps.usage.countRefused(account.id, dayOf(deps.now()), calcId, reason);
+  countRefusal(deps, accountId, calcId, deps.now(), reason);
 }
 
 /**
