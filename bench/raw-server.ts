@@ -98,6 +98,8 @@ const addDeltas = sqlite.transaction((deltas: UsageDeltas) => {
 // The product's counter, over a store written with plain prepared statements.
 const usage = createUsageCounter({
   loads: async (accountId, period) => usageLoads.get({ accountId, period })?.loads ?? 0,
+  // Read only for accounts with a daily cap, which this server's accounts never have.
+  loadsOnDay: async () => [],
   addAll: async (deltas) => addDeltas(deltas),
 });
 const flushTimer = setInterval(() => usage.flush(), 1000);
@@ -176,7 +178,7 @@ async function authorise(request: Request, count: boolean) {
   if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${body.calcId}".`);
   const now = new Date();
   const allowed = count
-    ? await usage.tryCount(account.id, dayOf(now), quota, calculator.definition.id, origin)
+    ? (await usage.tryCount(account.id, dayOf(now), quota, calculator.definition.id, origin)) === 'ok'
     : (await usage.used(account.id, periodOf(now))) < quota;
   if (!allowed) throw new AppError('quota_exceeded', `This account has used its ${quota} widget loads for this month.`);
   return calculator;

@@ -22,6 +22,7 @@ const MODULES = [
   'dashboard',
   'visitor',
   'limits',
+  'caps',
   'postgres',
   'formula',
 ] as const;

@@ -95,6 +95,7 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
       quotas: config.quotas,
       now: () => new Date(),
       prefill: () => ({}),
+      logger,
     };
     const native = nativeRoutes(widgetRoutes(deps), routeGroups().widget, {
       logger,

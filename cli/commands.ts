@@ -31,6 +31,9 @@ import DomainsRemove from './commands/domains/remove.ts';
 import Embed from './commands/embed.ts';
 import KeysRotate from './commands/keys/rotate.ts';
 import KeysSigningSecret from './commands/keys/signing-secret.ts';
+import Limits from './commands/limits/index.ts';
+import LimitsClear from './commands/limits/clear.ts';
+import LimitsSet from './commands/limits/set.ts';
 import Login from './commands/login.ts';
 import Logout from './commands/logout.ts';
 import Password from './commands/password.ts';
@@ -83,4 +86,7 @@ export const commands: Record<string, Command.Class> = {
   'keys:rotate': KeysRotate,
   'keys:signing-secret': KeysSigningSecret,
   usage: Usage,
+  limits: Limits,
+  'limits:set': LimitsSet,
+  'limits:clear': LimitsClear,
 };

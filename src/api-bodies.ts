@@ -15,6 +15,7 @@ import type {
 import type { AccountEnvelope, AccountOverview, Done, NewToken, Session } from './modules/accounts/index.ts';
 import type { CalculatorEnvelope, CalculatorList } from './modules/calculators/index.ts';
 import type { DomainEnvelope, DomainList } from './modules/domains/index.ts';
+import type { LimitsEnvelope } from './modules/limits/index.ts';
 import type { SigningSecretAnswer } from './modules/signing-secret/index.ts';
 import type { UsageReport } from './modules/usage/index.ts';
 import type { ConfigAnswer, TestAnswer } from './modules/widget-config/index.ts';
@@ -47,3 +48,4 @@ export type AccountCalculatorBody = Static<typeof AccountCalculatorAnswer>;
 export type CalculatorVersionsBody = Static<typeof CalculatorVersionList>;
 export type CalculatorDeletedBody = Static<typeof CalculatorDeleted>;
 export type EvaluateAnswerBody = Static<typeof EvaluateAnswer>;
+export type LimitsBody = Static<typeof LimitsEnvelope>;

@@ -19,6 +19,7 @@ import { createReadiness, healthModule } from './modules/health/index.ts';
 import { pagesModule } from './modules/pages/index.ts';
 import { routeGroups } from './route-groups.ts';
 import { usageModule } from './modules/usage/index.ts';
+import { limitsModule } from './modules/limits/index.ts';
 import { createSigningSecrets, signingSecretModule } from './modules/signing-secret/index.ts';
 import { widgetModule, widgetRoutes } from './modules/widget/index.ts';
 import { createHeaderCipher } from './security/header-cipher.ts';
@@ -28,6 +29,7 @@ import { createUsageCounter } from './usage/counter.ts';
 import { createRetention } from './usage/retention.ts';
 import { createAddressPolicy } from './webhook/address-policy.ts';
 import { createInFlightLimiter } from './webhook/in-flight.ts';
+import { createPullRate } from './webhook/pull-rate.ts';
 import { systemResolver, type Resolver } from './webhook/url-check.ts';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -65,13 +67,19 @@ export function createApp(options: AppOptions) {
       .catch((error: unknown) => logger.error('flush of usage counters failed; will retry', { error: String(error) }));
   const usage = createUsageCounter(usageStore, flushUsageNow, {
     // Only while the database stays unreachable long enough for the cap to fill up.
-    onDropped: ({ loads, calls, cap }) =>
+    onDropped: ({ loads, calls, refused, skipped, cap }) =>
       logger.error(
         `usage counts waiting for the database reached ${cap} per-day rows: ${loads} loads and ${calls} webhook calls since the last flush attempt count towards their month but are missing from per-day usage`,
-        { droppedLoads: loads, droppedCalls: calls, maxPendingDayRows: cap },
+        {
+          droppedLoads: loads,
+          droppedCalls: calls,
+          droppedRefusals: refused,
+          droppedSkippedPulls: skipped,
+          maxPendingDayRows: cap,
+        },
       ),
   });
-  const retention = createRetention({ store: usageStore, now, logger });
+  const retention = createRetention({ store: usageStore, domains, now, logger });
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
   const limiter = loginLimiterOf(options.database, () => now().getTime());
   const accessLog = createAccessLog(logger);
@@ -116,7 +124,7 @@ export function createApp(options: AppOptions) {
   const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now };
   const groups = routeGroups({ widget: widgetLimit.concern ? [widgetLimit.concern] : [] });
   const native = nativeRoutes(
-    widgetRoutes({ ...widgetDeps, prefill: loadPrefill({ ...webhook, usage }) }),
+    widgetRoutes({ ...widgetDeps, logger, prefill: loadPrefill({ ...webhook, usage, pullRate: createPullRate() }) }),
     groups.widget,
     { logger, accessLog },
   );
@@ -152,6 +160,7 @@ export function createApp(options: AppOptions) {
           tokens,
           accounts,
         }),
+        limitsModule({ tokens, accounts }),
       ],
     },
     {

@@ -9,9 +9,10 @@ const GROUPINGS = ['day', 'calculator', 'domain'] as const;
 type Grouping = (typeof GROUPINGS)[number];
 
 export default class Usage extends OwnerCommand {
-  static override summary = 'Show widget loads per day, calculator or site, and how the webhook fared.';
+  static override summary =
+    'Show widget loads per day, calculator or site, how the webhook fared, and calls turned away.';
   static override description =
-    "Days are UTC. The table ends with a total line; this month's quota follows, with a warning from 80 % on and the day the quota runs out at the last 7 days' rate. With --json, stdout holds the body of GET /v1/usage.";
+    "Days are UTC. The table ends with a total line; refused widget calls (by reason: a rate limit, your caps, the quota, an origin not on your list) and skipped webhook pulls follow, then this month's quota, with a warning from 80 % on and the day the quota runs out at the last 7 days' rate. With --json, stdout holds the body of GET /v1/usage.";
   static override examples = [
     '<%= config.bin %> usage',
     '<%= config.bin %> usage --by calculator --from 2026-11-01',
@@ -44,6 +45,8 @@ interface Group {
   loads: number;
   calls: number;
   failed: number;
+  refused: number;
+  skipped: number;
 }
 
 /** Every day of the range, so a day without loads shows as 0 rather than as a gap. */
@@ -59,7 +62,7 @@ function groups(body: UsageReportBody, by: Grouping): Group[] {
   const group = (label: string): Group => {
     let g = found.get(label);
     if (!g) {
-      g = { label, loads: 0, calls: 0, failed: 0 };
+      g = { label, loads: 0, calls: 0, failed: 0, refused: 0, skipped: 0 };
       found.set(label, g);
     }
     return g;
@@ -67,13 +70,15 @@ function groups(body: UsageReportBody, by: Grouping): Group[] {
   if (by === 'day') for (const day of daysOf(body.from, body.to)) group(day);
   for (const row of body.rows)
     group(by === 'day' ? row.date : by === 'calculator' ? row.calcId : row.domain).loads += row.loads;
-  // Webhook calls belong to a day and a calculator, not to a site.
+  // Webhook calls, skipped pulls and refusals belong to a day and a calculator, not to a site.
   if (by !== 'domain') {
     for (const row of body.webhook) {
       const g = group(by === 'day' ? row.date : row.calcId);
       g.calls += row.calls;
       if (row.outcome !== 'ok') g.failed += row.calls;
     }
+    for (const row of body.skipped) group(by === 'day' ? row.date : row.calcId).skipped += row.count;
+    for (const row of body.refused) group(by === 'day' ? row.date : row.calcId).refused += row.count;
   }
   const all = [...found.values()];
   // Days in order; calculators and sites by use, the busiest first.
@@ -84,31 +89,49 @@ function share(loads: number, total: number): string {
   return total === 0 ? '' : `${((loads * 100) / total).toFixed(1)}%`;
 }
 
+/** "8 (cap_reached 5, rate_limited 3)": a total and its reasons, the most frequent first. */
+function byReason(rows: { reason: string; count: number }[]): string {
+  const totals = new Map<string, number>();
+  for (const row of rows) totals.set(row.reason, (totals.get(row.reason) ?? 0) + row.count);
+  const sorted = [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const total = sorted.reduce((sum, [, n]) => sum + n, 0);
+  return `${formatCount(total)} (${sorted.map(([reason, n]) => `${reason} ${formatCount(n)}`).join(', ')})`;
+}
+
 function describe(body: UsageReportBody, by: Grouping, { account, usage: quota }: AccountOverviewBody): string {
   const lines: string[] = [];
-  if (body.total === 0 && body.webhook.length === 0) {
+  if (body.total === 0 && body.webhook.length + body.refused.length + body.skipped.length === 0) {
     lines.push(`No widget loads from ${body.from} to ${body.to} (UTC).`);
   } else {
     const rows = groups(body, by);
     const withCalls = rows.some((g) => g.calls > 0);
+    const withRefused = rows.some((g) => g.refused > 0);
+    const withSkipped = rows.some((g) => g.skipped > 0);
     const first = { day: 'DATE', calculator: 'CALCULATOR', domain: 'DOMAIN' }[by];
     const headers = [
       first,
       'LOADS',
       ...(by === 'day' ? [] : ['SHARE']),
+      ...(withRefused ? ['REFUSED'] : []),
       ...(withCalls ? ['WEBHOOK CALLS', 'FAILED'] : []),
+      ...(withSkipped ? ['SKIPPED PULLS'] : []),
     ];
     const cells = (g: Group) => [
       printable(g.label),
       formatCount(g.loads),
       ...(by === 'day' ? [] : [share(g.loads, body.total)]),
+      ...(withRefused ? [formatCount(g.refused)] : []),
       ...(withCalls ? [formatCount(g.calls), formatCount(g.failed)] : []),
+      ...(withSkipped ? [formatCount(g.skipped)] : []),
     ];
+    const sum = (key: 'calls' | 'failed' | 'refused' | 'skipped') => rows.reduce((n, g) => n + g[key], 0);
     const total: Group = {
       label: 'TOTAL',
       loads: body.total,
-      calls: rows.reduce((sum, g) => sum + g.calls, 0),
-      failed: rows.reduce((sum, g) => sum + g.failed, 0),
+      calls: sum('calls'),
+      failed: sum('failed'),
+      refused: sum('refused'),
+      skipped: sum('skipped'),
     };
     const right = headers.map((_, i) => i).filter((i) => i > 0);
     lines.push(
@@ -117,6 +140,12 @@ function describe(body: UsageReportBody, by: Grouping, { account, usage: quota }
       formatTable(headers, [...rows.map(cells), cells(total)], right),
     );
   }
+  // Visitors turned away and pulls not made: what an owner's limits (or the per-client ones) cost.
+  const notes = [
+    ...(body.refused.length > 0 ? [`Refused widget calls: ${byReason(body.refused)}.`] : []),
+    ...(body.skipped.length > 0 ? [`Skipped webhook pulls (no call made): ${byReason(body.skipped)}.`] : []),
+  ];
+  if (notes.length > 0) lines.push('', ...notes);
   lines.push('', `This month: ${quotaSummary(quota)}.`, ...quotaWarnings(quota, account));
   return lines.join('\n');
 }

@@ -13,7 +13,8 @@ const OUTCOME_EXPLANATIONS: Readonly<Record<PullOutcome, string>> = {
   bad_scheme: 'the URL is not http or https',
   unreachable: 'the host could not be resolved or connected to',
   plan_required: 'webhooks need the Extra plan; no call was made',
-  busy: 'too many webhook calls in flight; widgets got their defaults',
+  busy: 'too many webhook calls in flight; no call was made and widgets got their defaults',
+  capped: 'over your pulls-per-second cap (calc limits); no call was made and widgets got their defaults',
   no_webhook: 'no webhook is configured for this calculator',
 };
 

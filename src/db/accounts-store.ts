@@ -6,6 +6,17 @@ import { accounts, type domains, usage } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
+
+/** The owner's limit columns, any of them (docs/api.md, "Owner limits"). */
+export type OwnerLimitColumns = Partial<Pick<AccountRow, keyof typeof NO_OWNER_LIMITS>>;
+
+/** The owner-limit columns of a new account: no cap set, register-domain on (docs/api.md, "Owner limits"). */
+export const NO_OWNER_LIMITS = {
+  loadsPerDay: null,
+  loadsPerDayPerDomain: null,
+  pullsPerSecond: null,
+  registerDomain: 1,
+} as const satisfies Partial<AccountRow>;
 type DomainStatus = (typeof domains.$inferSelect)['status'];
 
 /**
@@ -35,6 +46,10 @@ export function createAccountsStore(db: Db) {
   const domainStatusOf = db.$client.query<{ status: DomainStatus }, { accountId: string; origin: string }>(
     'SELECT status FROM domains WHERE account_id = $accountId AND origin = $origin',
   );
+  // Only for a pending row (rare): whether it is still waiting or has expired.
+  const pendingSince = db.$client.query<{ createdAt: string }, { accountId: string; origin: string }>(
+    'SELECT created_at AS createdAt FROM domains WHERE account_id = $accountId AND origin = $origin',
+  );
   const byId = db
     .select()
     .from(accounts)
@@ -49,12 +64,14 @@ export function createAccountsStore(db: Db) {
   return {
     findByApiKey: async (apiKey: string): Promise<AccountRow | undefined> => byApiKey.get({ apiKey }) ?? undefined,
     /**
-     * The widget's authorisation: undefined when the key is unknown. Answered without a
-     * promise (every embedding page calls it); the PostgreSQL store answers one.
+     * The widget's authorisation: undefined when the key is unknown. Pending requests
+     * made at or before `pendingExpiredAt` have expired and count as absent. Answered
+     * without a promise (every embedding page calls it); the PostgreSQL store answers one.
      */
     widgetLookup: (
       apiKey: string,
       origins: readonly string[],
+      pendingExpiredAt: string,
     ): WidgetLookup | undefined | Promise<WidgetLookup | undefined> => {
       const account = byApiKey.get({ apiKey });
       if (!account) return undefined;
@@ -62,10 +79,19 @@ export function createAccountsStore(db: Db) {
       for (const origin of origins) {
         const status = domainStatusOf.get({ accountId: account.id, origin })?.status;
         if (status === 'active') return { account, domainStatus: status };
-        domainStatus ??= status;
+        if (status === 'pending' && domainStatus === undefined) {
+          const since = pendingSince.get({ accountId: account.id, origin })?.createdAt;
+          if (since !== undefined && since > pendingExpiredAt) domainStatus = status;
+        }
       }
       return { account, domainStatus };
     },
+
+    /** Sets the owner's limit columns that `limits` names (null clears a cap). */
+    setLimits: (id: string, limits: OwnerLimitColumns): Promise<void> =>
+      gate.write(() => {
+        db.update(accounts).set(limits).where(eq(accounts.id, id)).run();
+      }),
     findById: async (id: string): Promise<AccountRow | undefined> => byId.get({ id }),
     findByEmail: async (email: string): Promise<AccountRow | undefined> => byEmail.get({ email }),
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { domains } from './sqlite/schema.ts';
 import { insideTransaction, type WriteGate, writeGateOf } from './write-gate.ts';
@@ -34,11 +34,12 @@ export function createDomainsStore(db: Db) {
           .orderBy(asc(domains.createdAt), asc(domains.origin))
           .all(),
 
-      countPending: async (accountId: string): Promise<number> =>
+      /** Pending requests made after `expiredAt` (ISO-8601): older ones have expired. */
+      countPending: async (accountId: string, expiredAt: string): Promise<number> =>
         db
           .select({ n: sql<number>`count(*)` })
           .from(domains)
-          .where(and(eq(domains.accountId, accountId), eq(domains.status, 'pending')))
+          .where(and(eq(domains.accountId, accountId), eq(domains.status, 'pending'), gt(domains.createdAt, expiredAt)))
           .get()?.n ?? 0,
 
       insert: (row: DomainRow): Promise<void> =>
@@ -69,6 +70,16 @@ export function createDomainsStore(db: Db) {
   const inTransaction = operations(insideTransaction);
   return {
     ...operations(gate),
+    /** Deletes every account's pending requests made at or before `expiredAt`; answers how many went. */
+    removeExpired: (expiredAt: string): Promise<number> =>
+      gate.write(
+        () =>
+          db
+            .delete(domains)
+            .where(and(eq(domains.status, 'pending'), lte(domains.createdAt, expiredAt)))
+            .returning({ origin: domains.origin })
+            .all().length,
+      ),
     /**
      * Runs `work` in one transaction so check-then-write sequences cannot interleave;
      * `work` must use the store it is given, which belongs to the transaction.

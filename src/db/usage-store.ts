@@ -1,20 +1,34 @@
 import { and, between, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { insertList } from './columns.ts';
-import { usage, usageDaily, webhookDaily } from './sqlite/schema.ts';
+import { refusedDaily, skippedDaily, usage, usageDaily, webhookDaily } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
-import type { PullOutcome } from '../webhook/outcomes.ts';
+import type { RefusalReason } from '../usage/refusals.ts';
+import type { PullOutcome, SkipReason } from '../webhook/outcomes.ts';
 
 type MonthlyDelta = typeof usage.$inferSelect;
 type LoadsDelta = typeof usageDaily.$inferSelect;
 type CallsDelta = typeof webhookDaily.$inferSelect;
+type RefusedDelta = typeof refusedDaily.$inferSelect;
+type SkippedDelta = typeof skippedDaily.$inferSelect;
 
 /** Everything one flush adds: monthly totals and the per-day rows behind them. */
 export interface UsageDeltas {
   monthly: MonthlyDelta[];
   loads: LoadsDelta[];
   calls: CallsDelta[];
+  refused: RefusedDelta[];
+  skipped: SkippedDelta[];
 }
+
+/** The per-day lists of a flush (every list of `UsageDeltas` but the monthly totals). */
+export const DAILY_DELTAS = ['loads', 'calls', 'refused', 'skipped'] as const satisfies readonly (keyof UsageDeltas)[];
+
+/** Rows per-day retention deleted, by list. */
+export type PrunedRows = Record<(typeof DAILY_DELTAS)[number], number>;
+
+const isEmpty = (deltas: UsageDeltas): boolean =>
+  deltas.monthly.length === 0 && DAILY_DELTAS.every((list) => deltas[list].length === 0);
 
 export interface DailyLoads {
   date: string;
@@ -29,6 +43,28 @@ export interface DailyCalls {
   outcome: PullOutcome;
   calls: number;
 }
+
+export interface DailyRefused {
+  date: string;
+  calcId: string;
+  reason: RefusalReason;
+  count: number;
+}
+
+export interface DailySkipped {
+  date: string;
+  calcId: string;
+  reason: SkipReason;
+  count: number;
+}
+
+/** One origin's stored loads on a day (what the owner's per-day caps start from). */
+export interface DomainLoads {
+  domain: string;
+  loads: number;
+}
+
+type Columns = ReturnType<typeof insertList>;
 
 /**
  * Persistence of load counts: monthly totals (the quota) and per-day rows (the
@@ -50,6 +86,15 @@ export function createUsageStore(db: Db) {
   const callsOf = db.$client.query<DailyCalls, { accountId: string; from: string; to: string }>(
     'SELECT day AS date, calc_id AS calcId, outcome, calls FROM webhook_daily WHERE account_id = $accountId AND day BETWEEN $from AND $to ORDER BY day, calc_id, outcome',
   );
+  const refusedOf = db.$client.query<DailyRefused, { accountId: string; from: string; to: string }>(
+    'SELECT day AS date, calc_id AS calcId, reason, count FROM refused_daily WHERE account_id = $accountId AND day BETWEEN $from AND $to ORDER BY day, calc_id, reason',
+  );
+  const skippedOf = db.$client.query<DailySkipped, { accountId: string; from: string; to: string }>(
+    'SELECT day AS date, calc_id AS calcId, reason, count FROM skipped_daily WHERE account_id = $accountId AND day BETWEEN $from AND $to ORDER BY day, calc_id, reason',
+  );
+  const onDay = db.$client.query<DomainLoads, { accountId: string; day: string }>(
+    'SELECT domain, sum(loads) AS loads FROM usage_daily WHERE account_id = $accountId AND day = $day GROUP BY domain',
+  );
 
   const sumOf = db
     .select({ loads: sql<number | null>`sum(${usageDaily.loads})` })
@@ -63,8 +108,12 @@ export function createUsageStore(db: Db) {
     .prepare();
 
   // Plain statements: they answer how many rows went.
-  const pruneLoads = db.$client.query<unknown, { day: string }>('DELETE FROM usage_daily WHERE day < $day');
-  const pruneCalls = db.$client.query<unknown, { day: string }>('DELETE FROM webhook_daily WHERE day < $day');
+  const prune = {
+    loads: db.$client.query<unknown, { day: string }>('DELETE FROM usage_daily WHERE day < $day'),
+    calls: db.$client.query<unknown, { day: string }>('DELETE FROM webhook_daily WHERE day < $day'),
+    refused: db.$client.query<unknown, { day: string }>('DELETE FROM refused_daily WHERE day < $day'),
+    skipped: db.$client.query<unknown, { day: string }>('DELETE FROM skipped_daily WHERE day < $day'),
+  } satisfies Record<keyof PrunedRows, unknown>;
 
   // The flush runs on the event loop: one cached statement per row is cheaper than
   // building and preparing multi-row statements each time (10,000 rows: 25–65 ms against
@@ -73,7 +122,9 @@ export function createUsageStore(db: Db) {
     'SELECT 1 AS found FROM accounts WHERE id = $id',
   );
   // Whole rows, their columns from the schema; the key and the count that adds up are the statement's own.
-  const [monthly, loads, calls] = [insertList(usage), insertList(usageDaily), insertList(webhookDaily)];
+  const [monthly, loads, calls, refused, skipped] = [usage, usageDaily, webhookDaily, refusedDaily, skippedDaily].map(
+    insertList,
+  ) as [Columns, Columns, Columns, Columns, Columns];
   const addMonthly = db.$client.query<unknown, MonthlyDelta>(
     `INSERT INTO usage (${monthly.columns}) VALUES (${monthly.values}) ON CONFLICT (account_id, period) DO UPDATE SET loads = loads + excluded.loads`,
   );
@@ -82,6 +133,12 @@ export function createUsageStore(db: Db) {
   );
   const addCalls = db.$client.query<unknown, CallsDelta>(
     `INSERT INTO webhook_daily (${calls.columns}) VALUES (${calls.values}) ON CONFLICT (account_id, day, calc_id, outcome) DO UPDATE SET calls = calls + excluded.calls`,
+  );
+  const addRefused = db.$client.query<unknown, RefusedDelta>(
+    `INSERT INTO refused_daily (${refused.columns}) VALUES (${refused.values}) ON CONFLICT (account_id, day, calc_id, reason) DO UPDATE SET count = count + excluded.count`,
+  );
+  const addSkipped = db.$client.query<unknown, SkippedDelta>(
+    `INSERT INTO skipped_daily (${skipped.columns}) VALUES (${skipped.values}) ON CONFLICT (account_id, day, calc_id, reason) DO UPDATE SET count = count + excluded.count`,
   );
   const writeAll = db.$client.transaction((deltas: UsageDeltas) => {
     const live = new Map<string, boolean>();
@@ -96,6 +153,8 @@ export function createUsageStore(db: Db) {
     for (const delta of deltas.monthly) if (alive(delta.accountId)) addMonthly.run(delta);
     for (const delta of deltas.loads) if (alive(delta.accountId)) addLoads.run(delta);
     for (const delta of deltas.calls) if (alive(delta.accountId)) addCalls.run(delta);
+    for (const delta of deltas.refused) if (alive(delta.accountId)) addRefused.run(delta);
+    for (const delta of deltas.skipped) if (alive(delta.accountId)) addSkipped.run(delta);
   });
 
   return {
@@ -109,6 +168,17 @@ export function createUsageStore(db: Db) {
     dailyCalls: async (accountId: string, from: string, to: string): Promise<DailyCalls[]> =>
       callsOf.all({ accountId, from, to }),
 
+    /** Refused widget calls of one account per day, calculator and reason, sorted by them. */
+    dailyRefused: async (accountId: string, from: string, to: string): Promise<DailyRefused[]> =>
+      refusedOf.all({ accountId, from, to }),
+
+    /** Skipped webhook pulls of one account per day, calculator and reason, sorted by them. */
+    dailySkipped: async (accountId: string, from: string, to: string): Promise<DailySkipped[]> =>
+      skippedOf.all({ accountId, from, to }),
+
+    /** One account's stored loads on one day, per origin, in no particular order. */
+    loadsOnDay: async (accountId: string, day: string): Promise<DomainLoads[]> => onDay.all({ accountId, day }),
+
     /** The stored loads of one account over `from`..`to` inclusive. */
     loadsBetween: async (accountId: string, from: string, to: string): Promise<number> =>
       sumOf.get({ accountId, from, to })?.loads ?? 0,
@@ -119,16 +189,18 @@ export function createUsageStore(db: Db) {
      * rows would break the foreign key and hold back everyone else's counts.
      */
     async addAll(deltas: UsageDeltas): Promise<void> {
-      if (deltas.monthly.length + deltas.loads.length + deltas.calls.length === 0) return;
+      if (isEmpty(deltas)) return;
       await gate.write(() => writeAll(deltas));
     },
 
     /** Deletes per-day rows dated before `day` ("YYYY-MM-DD"); answers how many went. */
-    pruneBefore: (day: string): Promise<{ loads: number; calls: number }> =>
+    pruneBefore: (day: string): Promise<PrunedRows> =>
       gate.write(() =>
         db.transaction(() => ({
-          loads: pruneLoads.run({ day }).changes,
-          calls: pruneCalls.run({ day }).changes,
+          loads: prune.loads.run({ day }).changes,
+          calls: prune.calls.run({ day }).changes,
+          refused: prune.refused.run({ day }).changes,
+          skipped: prune.skipped.run({ day }).changes,
         })),
       ),
   };

@@ -25,6 +25,7 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   signup_disabled: 'Sign-up is turned off on this server; its operator creates accounts.',
   plan_limit:
     'The account has as many calculators of its own as its plan allows; `message` names the plan that allows more. Deleting one frees its place.',
+  register_domain_disabled: 'The account owner turned off requests from pages to register their origin.',
   calculator_not_found: 'No calculator has this id (`GET /v1/calculators` lists them).',
   domain_not_found: 'The account has no such domain or pending request.',
   not_found: 'No route has this method and path.',
@@ -36,6 +37,8 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   quota_exceeded: "The account has used this month's widget loads.",
   too_many_pending_domains: `The account has ${MAX_PENDING_DOMAINS} pending domain requests; approve or remove some.`,
   rate_limited: 'Too many requests from this client; wait for `Retry-After` seconds.',
+  cap_reached:
+    'A daily cap the account owner set is reached (loads per day, or per day from one origin); it resets at 00:00 UTC.',
   internal: 'A bug on the server: quote the request id from the message when reporting it.',
   not_ready:
     'The server cannot reach its database (down, restarting, hung or read-only) or is shutting down; try again after `Retry-After` seconds.',
@@ -69,6 +72,9 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
     message:
       'Sign-up is disabled on this server. Whoever runs it creates accounts with `calc admin accounts create --email …`, or starts it without --disable-signup.',
   },
+  register_domain_disabled: {
+    message: 'The owner of this API key does not accept requests to register an origin; ask them to add it.',
+  },
   calculator_not_found: { message: 'There is no calculator "bmi-kids".' },
   domain_not_found: { message: 'https://old.shop.example is not registered for this account.' },
   not_found: { message: 'No route for GET /v1/calculator.' },
@@ -83,6 +89,9 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
     message: `This account already has ${MAX_PENDING_DOMAINS} pending domain requests; the owner must approve or remove some first.`,
   },
   rate_limited: { message: 'Too many failed sign-ins from this address. Try again in 42 seconds.' },
+  cap_reached: {
+    message: `The owner of this account allows 500 widget loads a day from ${EXAMPLE.origin}; today's are used.`,
+  },
   internal: {
     message: `Something went wrong on our side. Quote request id ${EXAMPLE.requestId} when reporting it.`,
   },

@@ -1,5 +1,8 @@
-import type { DailyCalls, DailyLoads, UsageDeltas, UsageStore } from '../db/usage-store.ts';
-import type { PullOutcome } from '../webhook/outcomes.ts';
+import type { DailyCalls, DailyLoads, DailyRefused, DailySkipped, UsageDeltas, UsageStore } from '../db/usage-store.ts';
+import type { PullOutcome, SkipReason } from '../webhook/outcomes.ts';
+import { capReached, createDayTotals, type DayTotal, type LoadCaps, takeDayLoad } from './day-totals.ts';
+import type { RefusalReason } from './refusals.ts';
+import { addInto, entriesOf, keysOf, NEW_KEY, NO_ROOM, type Tally, tally } from './tally.ts';
 
 /** "YYYY-MM" of a moment, in UTC: quotas run per calendar month. */
 export function periodOf(date: Date): string {
@@ -24,71 +27,6 @@ export function dayOf(date: Date): string {
   return today.day;
 }
 
-/**
- * Counts by three keys, one map per level: every key of a load (the cached day string, a
- * calculator id, a cached origin) is a string whose hash is already known, so a count is
- * three lookups and no string building (docs/performance.md).
- */
-type Tally = Map<string, Map<string, Map<string, number>>>;
-
-/** What `tally` did: counted on a known key, made a new key, or counted nothing. */
-const COUNTED = 0;
-const NEW_KEY = 1;
-const NO_ROOM = 2;
-
-/**
- * Adds one to key (a, b, c); a new key only when `roomForNew` (the cap on pending keys is
- * not reached), else nothing is counted.
- */
-function tally(counts: Tally, a: string, b: string, c: string, roomForNew: boolean): number {
-  let level = counts.get(a);
-  let last = level?.get(b);
-  const known = last?.get(c);
-  if (known !== undefined && last) {
-    last.set(c, known + 1);
-    return COUNTED;
-  }
-  if (!roomForNew) return NO_ROOM;
-  if (!level) {
-    level = new Map();
-    counts.set(a, level);
-  }
-  if (!last) {
-    last = new Map();
-    level.set(b, last);
-  }
-  last.set(c, 1);
-  return NEW_KEY;
-}
-
-/** Keys (a, b, c) in `counts`. */
-function keysOf(counts: Tally): number {
-  let n = 0;
-  for (const level of counts.values()) for (const last of level.values()) n += last.size;
-  return n;
-}
-
-/** Adds every count of `from` into `into` (a failed flush gives its counts back). */
-function addInto(into: Tally, from: Tally): void {
-  for (const [a, b, c, n] of entriesOf(from)) {
-    let level = into.get(a);
-    if (!level) {
-      level = new Map();
-      into.set(a, level);
-    }
-    let last = level.get(b);
-    if (!last) {
-      last = new Map();
-      level.set(b, last);
-    }
-    last.set(c, (last.get(c) ?? 0) + n);
-  }
-}
-
-function* entriesOf(counts: Tally): Generator<[string, string, string, number]> {
-  for (const [a, level] of counts) for (const [b, last] of level) for (const [c, n] of last) yield [a, b, c, n];
-}
-
 interface Entry {
   stored: number;
   pending: number;
@@ -100,19 +38,33 @@ const SEP = '\u0000';
 
 /**
  * At most this many per-day keys (day × calculator × origin for loads, day × calculator ×
- * outcome for webhook calls) wait unwritten on one server. While the database is down they
- * grow with every new day, calculator and origin; past the cap a load still counts towards
- * its month (quotas and the monthly total stay exact) but not towards a new per-day row,
- * and `onDropped` reports how many (docs/operations.md, "Database outages").
+ * outcome or reason for webhook calls, refusals and skipped pulls) wait unwritten on one
+ * server. While the database is down they grow with every new day, calculator and origin;
+ * past the cap a load still counts towards its month (quotas and the monthly total stay
+ * exact) but not towards a new per-day row, and `onDropped` reports how many
+ * (docs/operations.md, "Database outages").
  */
 export const MAX_PENDING_DAY_KEYS = 50_000;
 
-/** Counts the per-day analytics could not keep because the cap on pending keys was reached. */
-interface DroppedDetail {
-  loads: number;
-  calls: number;
-  cap: number;
+/**
+ * The per-day counts kept per account beside the loads, each with the last key of its
+ * rows; each is flushed into a table of its own. Another per-day count is a line here,
+ * its rows in `pendingDeltas` and a table in the store.
+ */
+interface DailyKeys {
+  /** Webhook calls made for loads, by outcome. */
+  calls: PullOutcome;
+  /** Widget calls with a valid key that were refused, by reason. */
+  refused: RefusalReason;
+  /** Pulls a load was due that were skipped (no call made), by reason. */
+  skipped: SkipReason;
 }
+
+type DailyKind = keyof DailyKeys;
+const DAILY_KINDS: readonly DailyKind[] = ['calls', 'refused', 'skipped'];
+
+/** Counts the per-day analytics could not keep because the cap on pending keys was reached. */
+type DroppedDetail = Record<'loads' | DailyKind, number> & { cap: number };
 
 export interface UsageCounterOptions {
   /** Called once per flush attempt when counts lost their per-day detail since the last. */
@@ -137,38 +89,77 @@ function periodsBetween(from: string, to: string): string[] {
   }
 }
 
-/** A call tally's last key: written only by `countCall`, so always one of the pull's outcomes. */
-const outcomeOf = (key: string): PullOutcome => key as PullOutcome;
+/** A tally's last key: written only through `countDaily`, so always one of its kind's keys. */
+const keyOf = <K extends DailyKind>(key: string): DailyKeys[K] => key as DailyKeys[K];
+
+/**
+ * Whether a load is counted (`ok`) or why not: the month's quota is used, or the owner's
+ * cap of loads a day (in all, or from the load's origin) is reached. Strings, so
+ * answering allocates nothing.
+ */
+export type LoadVerdict = 'ok' | 'quota_exceeded' | 'day_cap' | 'domain_cap';
+
+/** The quota thresholds an owner hears about: 80 % (a warning) and 100 % (exhausted). */
+type QuotaThreshold = 'warning' | 'exhausted';
+
+/** The share of the quota at which owners are warned. */
+const WARNING_SHARE = 0.8;
+
+/**
+ * The threshold a month's count crossed going from `before` to `after` loads, if any: the
+ * one place the 80 % and 100 % crossings are found. Today the 100 % crossing flushes
+ * (`onLimitReached`); the `usage.warning` and `usage.exhausted` events to the owner's
+ * results endpoint belong here too, once that endpoint exists.
+ */
+export function quotaThresholdCrossed(before: number, after: number, limit: number): QuotaThreshold | null {
+  if (before < limit && after >= limit) return 'exhausted';
+  const warnAt = Math.ceil(limit * WARNING_SHARE);
+  return before < warnAt && after >= warnAt ? 'warning' : null;
+}
+
+/** For `tryCount` and `admits` callers without daily caps. */
+const NO_CAPS: LoadCaps = { loadsPerDay: null, loadsPerDayPerDomain: null };
+
+const hasDailyCap = (caps: LoadCaps): boolean => caps.loadsPerDay !== null || caps.loadsPerDayPerDomain !== null;
 
 /**
  * Counts widget loads in memory and writes them in batches: a database write per load
  * would be the hot path's slowest step. Each load counts towards the month (the quota)
- * and towards its day, calculator and page origin (the analytics); each webhook call
- * towards its day, calculator and outcome. `used()` and the pending rows always include
- * what is not yet on disk, and `flush()` writes it all in one transaction, on a timer and
- * on shutdown, so a clean stop loses nothing.
+ * and towards its day, calculator and page origin (the analytics); each webhook call,
+ * refused widget call and skipped pull towards its day, calculator and outcome or reason.
+ * `used()` and the pending rows always include what is not yet on disk, and `flush()`
+ * writes it all in one transaction, on a timer and on shutdown, so a clean stop loses
+ * nothing.
  *
  * A `kill -9` loses what is not yet written, which gives that much quota back. The load
  * that reaches an account's limit calls `onLimitReached` (the server flushes at once), so
  * an account at its limit is on disk before that load is answered and a crash cannot
  * serve it again.
+ *
+ * An owner's daily caps are checked against the day's loads (`day-totals.ts`), kept only
+ * for accounts that set one: without a cap a load costs what it did before caps existed.
  */
 export function createUsageCounter(
-  store: Pick<UsageStore, 'loads' | 'addAll'>,
+  store: Pick<UsageStore, 'loads' | 'loadsOnDay' | 'addAll'>,
   onLimitReached: () => void | Promise<void> = () => {},
   options: UsageCounterOptions = {},
 ) {
   const cap = options.maxPendingDayKeys ?? MAX_PENDING_DAY_KEYS;
-  /** Pending per-day keys, loads' and calls' together: what the cap bounds. */
+  /** Pending per-day keys, of every kind together: what the cap bounds. */
   let dayKeys = 0;
-  const dropped = { loads: 0, calls: 0 };
+  const dropped: Record<'loads' | DailyKind, number> = { loads: 0, calls: 0, refused: 0, skipped: 0 };
   const entries = new Map<string, Entry>();
-  /** Unflushed webhook calls by account, then day, calculator and outcome. */
-  let calls = new Map<string, Tally>();
+  /** Unflushed per-day counts of each kind by account, then day, calculator and outcome or reason. */
+  let daily = emptyDaily();
   // One read of a stored total per key, however many loads ask for it at once.
   const reading = new Map<string, Promise<Entry>>();
   let flushing: Promise<void> | null = null;
   const touched = new Set<string>();
+  const dayTotals = createDayTotals(store.loadsOnDay);
+
+  function emptyDaily(): Record<DailyKind, Map<string, Tally>> {
+    return { calls: new Map(), refused: new Map(), skipped: new Map() };
+  }
 
   function entry(accountId: string, period: string): Entry | Promise<Entry> {
     const key = accountId + SEP + period;
@@ -196,13 +187,14 @@ export function createUsageCounter(
 
   /** Writes a snapshot; what is counted while the write runs stays pending for the next. */
   async function writePending(): Promise<void> {
-    if (dropped.loads + dropped.calls > 0) {
+    if (dropped.loads + DAILY_KINDS.reduce((sum, kind) => sum + dropped[kind], 0) > 0) {
       options.onDropped?.({ ...dropped, cap });
       dropped.loads = 0;
-      dropped.calls = 0;
+      for (const kind of DAILY_KINDS) dropped[kind] = 0;
     }
     await writeDeltas();
     await refreshTouched();
+    await dayTotals.refresh();
   }
 
   /**
@@ -224,7 +216,7 @@ export function createUsageCounter(
 
   async function writeDeltas(): Promise<void> {
     const deltas = pendingDeltas();
-    if (deltas.monthly.length + deltas.calls.length === 0) return;
+    if (deltas.monthly.length + DAILY_KINDS.reduce((sum, kind) => sum + deltas[kind].length, 0) === 0) return;
     const taken: { key: string; entry: Entry; loads: number; days: Tally }[] = [];
     for (const [key, e] of entries) {
       if (e.pending === 0) continue;
@@ -233,8 +225,9 @@ export function createUsageCounter(
       e.pending = 0;
       e.days = new Map();
     }
-    const takenCalls = calls;
-    calls = new Map();
+    const takenDaily = daily;
+    daily = emptyDaily();
+    const undoDayTotals = dayTotals.markWritten();
     dayKeys = 0;
     try {
       await store.addAll(deltas);
@@ -246,31 +239,112 @@ export function createUsageCounter(
         addInto(t.entry.days, t.days);
         if (!entries.has(t.key)) entries.set(t.key, t.entry);
       }
-      for (const [accountId, mine] of takenCalls) {
-        let now = calls.get(accountId);
-        if (!now) {
-          now = new Map();
-          calls.set(accountId, now);
+      undoDayTotals();
+      for (const kind of DAILY_KINDS) {
+        for (const [accountId, mine] of takenDaily[kind]) {
+          let now = daily[kind].get(accountId);
+          if (!now) {
+            now = new Map();
+            daily[kind].set(accountId, now);
+          }
+          addInto(now, mine);
         }
-        addInto(now, mine);
       }
       // Merged back: keys counted during the write and taken ones may coincide.
       dayKeys = 0;
       for (const e of entries.values()) dayKeys += keysOf(e.days);
-      for (const mine of calls.values()) dayKeys += keysOf(mine);
+      for (const kind of DAILY_KINDS) for (const mine of daily[kind].values()) dayKeys += keysOf(mine);
       throw error;
     }
   }
 
   /** Counts a per-day key, within the cap on pending keys (see MAX_PENDING_DAY_KEYS). */
-  function countDay(counts: Tally, day: string, calcId: string, last: string, kind: 'loads' | 'calls'): void {
+  function countDay(counts: Tally, day: string, calcId: string, last: string, kind: 'loads' | DailyKind): void {
     const done = tally(counts, day, calcId, last, dayKeys < cap);
     if (done === NEW_KEY) dayKeys += 1;
     else if (done === NO_ROOM) dropped[kind] += 1;
   }
 
+  /** Counts one per-day key of an account's `kind`. */
+  function countDaily<K extends DailyKind>(kind: K, accountId: string, day: string, calcId: string, key: DailyKeys[K]) {
+    let mine = daily[kind].get(accountId);
+    if (!mine) {
+      mine = new Map();
+      daily[kind].set(accountId, mine);
+    }
+    countDay(mine, day, calcId, key, kind);
+  }
+
+  /** One account's unflushed counts of `kind` on days `from`..`to`, as [date, calcId, key, count]. */
+  function* pendingOf<K extends DailyKind>(
+    kind: K,
+    accountId: string,
+    from: string,
+    to: string,
+  ): Generator<[string, string, DailyKeys[K], number]> {
+    const mine = daily[kind].get(accountId);
+    if (!mine) return;
+    for (const [date, calcId, key, count] of entriesOf(mine))
+      if (date >= from && date <= to) yield [date, calcId, keyOf<K>(key), count];
+  }
+
+  /** One account's unflushed counts of a kind keyed by reason, as `{date, calcId, reason, count}` rows. */
+  function reasonRows<K extends 'refused' | 'skipped'>(kind: K, accountId: string, from: string, to: string) {
+    return [...pendingOf(kind, accountId, from, to)].map(([date, calcId, reason, count]) => ({
+      date,
+      calcId,
+      reason,
+      count,
+    }));
+  }
+
+  /**
+   * Counts one load within the month's limit: the step every counted load takes. The load
+   * that crosses the quota's last threshold is answered once the count is on disk.
+   */
+  function countLoad(
+    e: Entry,
+    day: string,
+    limit: number,
+    calcId: string,
+    domain: string,
+  ): LoadVerdict | Promise<LoadVerdict> {
+    if (e.stored + e.pending >= limit) return 'quota_exceeded';
+    e.pending += 1;
+    countDay(e.days, day, calcId, domain, 'loads');
+    const used = e.stored + e.pending;
+    if (quotaThresholdCrossed(used - 1, used, limit) !== 'exhausted') return 'ok';
+    return Promise.resolve(onLimitReached()).then(() => 'ok');
+  }
+
+  /** This server's unwritten loads of one account on one day, per origin (from the month's entry). */
+  function* unwrittenOn(e: Entry, day: string): Generator<[string, number]> {
+    for (const last of e.days.get(day)?.values() ?? []) yield* last;
+  }
+
+  /** The month's entry and the day's totals of a capped account, read first when either is not in memory. */
+  async function readCapped(accountId: string, day: string): Promise<[Entry, DayTotal]> {
+    const e = await entry(accountId, day.slice(0, 7));
+    const total = dayTotals.known(accountId, day) ?? (await dayTotals.read(accountId, day, () => unwrittenOn(e, day)));
+    return [e, total];
+  }
+
+  /** A load of an account with a daily cap: quota, then caps, then counted (check and count one step). */
+  function countCapped(
+    e: Entry,
+    total: DayTotal,
+    day: string,
+    limit: number,
+    calcId: string,
+    domain: string,
+    caps: LoadCaps,
+  ): LoadVerdict | Promise<LoadVerdict> {
+    if (e.stored + e.pending >= limit) return 'quota_exceeded';
+    return takeDayLoad(total, domain, caps) ?? countLoad(e, day, limit, calcId, domain);
+  }
+
   function pendingDeltas(): UsageDeltas {
-    const deltas: UsageDeltas = { monthly: [], loads: [], calls: [] };
+    const deltas: UsageDeltas = { monthly: [], loads: [], calls: [], refused: [], skipped: [] };
     for (const [key, e] of entries) {
       if (e.pending === 0) continue;
       const [accountId = '', period = ''] = key.split(SEP);
@@ -278,10 +352,15 @@ export function createUsageCounter(
       for (const [day, calcId, domain, loads] of entriesOf(e.days))
         deltas.loads.push({ accountId, day, calcId, domain, loads });
     }
-    for (const [accountId, mine] of calls) {
-      for (const [day, calcId, outcome, count] of entriesOf(mine))
-        deltas.calls.push({ accountId, day, calcId, outcome: outcomeOf(outcome), calls: count });
-    }
+    for (const [accountId, mine] of daily.calls)
+      for (const [day, calcId, outcome, calls] of entriesOf(mine))
+        deltas.calls.push({ accountId, day, calcId, outcome: keyOf<'calls'>(outcome), calls });
+    for (const [accountId, mine] of daily.refused)
+      for (const [day, calcId, reason, count] of entriesOf(mine))
+        deltas.refused.push({ accountId, day, calcId, reason: keyOf<'refused'>(reason), count });
+    for (const [accountId, mine] of daily.skipped)
+      for (const [day, calcId, reason, count] of entriesOf(mine))
+        deltas.skipped.push({ accountId, day, calcId, reason: keyOf<'skipped'>(reason), count });
     return deltas;
   }
 
@@ -293,9 +372,10 @@ export function createUsageCounter(
     },
 
     /**
-     * Counts one load on `day` ("YYYY-MM-DD") unless the month's limit is reached; check
-     * and count are one synchronous step once the month's stored total is known, and then
-     * the answer comes without a promise (every widget load passes here).
+     * Counts one load on `day` ("YYYY-MM-DD") unless the month's limit or one of the
+     * owner's daily `caps` is reached; check and count are one synchronous step once the
+     * month's stored total (and, with a daily cap, the day's) is known, and then the
+     * answer comes without a promise (every widget load passes here).
      */
     tryCount(
       accountId: string,
@@ -303,27 +383,55 @@ export function createUsageCounter(
       limit: number,
       calcId: string,
       domain: string,
-    ): boolean | Promise<boolean> {
-      const count = (e: Entry): boolean | Promise<boolean> => {
-        if (e.stored + e.pending >= limit) return false;
-        e.pending += 1;
-        countDay(e.days, day, calcId, domain, 'loads');
-        if (e.stored + e.pending !== limit) return true;
-        // The load that reaches the limit is answered only once the count is on disk.
-        return Promise.resolve(onLimitReached()).then(() => true);
-      };
+      caps: LoadCaps = NO_CAPS,
+    ): LoadVerdict | Promise<LoadVerdict> {
+      if (hasDailyCap(caps)) {
+        const e = entry(accountId, day.slice(0, 7));
+        const total = e instanceof Promise ? undefined : dayTotals.known(accountId, day);
+        if (total !== undefined && !(e instanceof Promise))
+          return countCapped(e, total, day, limit, calcId, domain, caps);
+        return readCapped(accountId, day).then(([known, read]) =>
+          countCapped(known, read, day, limit, calcId, domain, caps),
+        );
+      }
       const e = entry(accountId, day.slice(0, 7));
-      return e instanceof Promise ? e.then(count) : count(e);
+      return e instanceof Promise
+        ? e.then((known) => countLoad(known, day, limit, calcId, domain))
+        : countLoad(e, day, limit, calcId, domain);
+    },
+
+    /** What `tryCount` would answer for a load from `domain` on `day`, counting nothing (verify). */
+    admits(
+      accountId: string,
+      day: string,
+      limit: number,
+      domain: string,
+      caps: LoadCaps = NO_CAPS,
+    ): LoadVerdict | Promise<LoadVerdict> {
+      const judge = (e: Entry, total?: DayTotal): LoadVerdict =>
+        e.stored + e.pending >= limit ? 'quota_exceeded' : ((total && capReached(total, domain, caps)) ?? 'ok');
+      const e = entry(accountId, day.slice(0, 7));
+      if (hasDailyCap(caps)) {
+        const total = e instanceof Promise ? undefined : dayTotals.known(accountId, day);
+        if (total !== undefined && !(e instanceof Promise)) return judge(e, total);
+        return readCapped(accountId, day).then(([known, read]) => judge(known, read));
+      }
+      return e instanceof Promise ? e.then((known) => judge(known)) : judge(e);
     },
 
     /** Counts one webhook call made for a load, by its outcome. */
     countCall(accountId: string, day: string, calcId: string, outcome: PullOutcome): void {
-      let mine = calls.get(accountId);
-      if (!mine) {
-        mine = new Map();
-        calls.set(accountId, mine);
-      }
-      countDay(mine, day, calcId, outcome, 'calls');
+      countDaily('calls', accountId, day, calcId, outcome);
+    },
+
+    /** Counts one refused widget call with the account's key, by reason (the caller checked `calcId` exists). */
+    countRefused(accountId: string, day: string, calcId: string, reason: RefusalReason): void {
+      countDaily('refused', accountId, day, calcId, reason);
+    },
+
+    /** Counts one pull a load was due that was skipped, by reason. */
+    countSkipped(accountId: string, day: string, calcId: string, reason: SkipReason): void {
+      countDaily('skipped', accountId, day, calcId, reason);
     },
 
     /** One account's unflushed loads on days `from`..`to`, in no particular order. */
@@ -340,11 +448,21 @@ export function createUsageCounter(
 
     /** One account's unflushed webhook calls on days `from`..`to`, in no particular order. */
     pendingCalls(accountId: string, from: string, to: string): DailyCalls[] {
-      const rows: DailyCalls[] = [];
-      for (const [date, calcId, outcome, count] of entriesOf(calls.get(accountId) ?? new Map()))
-        if (date >= from && date <= to) rows.push({ date, calcId, outcome: outcomeOf(outcome), calls: count });
-      return rows;
+      return [...pendingOf('calls', accountId, from, to)].map(([date, calcId, outcome, calls]) => ({
+        date,
+        calcId,
+        outcome,
+        calls,
+      }));
     },
+
+    /** One account's unflushed refused calls on days `from`..`to`, in no particular order. */
+    pendingRefused: (accountId: string, from: string, to: string): DailyRefused[] =>
+      reasonRows('refused', accountId, from, to),
+
+    /** One account's unflushed skipped pulls on days `from`..`to`, in no particular order. */
+    pendingSkipped: (accountId: string, from: string, to: string): DailySkipped[] =>
+      reasonRows('skipped', accountId, from, to),
 
     /** Everything counted and not yet written, as one flush would write it. */
     deltas: pendingDeltas,

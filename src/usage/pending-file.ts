@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirError } from '../data-dir/errors.ts';
-import type { UsageDeltas } from '../db/usage-store.ts';
+import { DAILY_DELTAS, type UsageDeltas } from '../db/usage-store.ts';
 
 /** Counts a failed shutdown flush could not write; the next start adds them and removes the file. */
 export const PENDING_FILE = 'usage-pending.json';
@@ -31,11 +31,11 @@ interface PendingFileBody {
   deltas: UsageDeltas;
 }
 
-const EMPTY: UsageDeltas = { monthly: [], loads: [], calls: [] };
+const EMPTY: UsageDeltas = { monthly: [], loads: [], calls: [], refused: [], skipped: [] };
 
 /** The rows of some deltas, for sizes. */
 export const rowsOf = (deltas: UsageDeltas): number =>
-  deltas.monthly.length + deltas.loads.length + deltas.calls.length;
+  deltas.monthly.length + DAILY_DELTAS.reduce((sum, list) => sum + deltas[list].length, 0);
 
 /** The widget loads some deltas add (their monthly totals). */
 export const loadsOf = (deltas: UsageDeltas): number => deltas.monthly.reduce((sum, row) => sum + row.loads, 0);
@@ -74,6 +74,8 @@ export function writePendingUsage(dataDir: string, deltas: UsageDeltas, now: Dat
       monthly: [...existing.monthly, ...deltas.monthly],
       loads: [...existing.loads, ...deltas.loads],
       calls: [...existing.calls, ...deltas.calls],
+      refused: [...existing.refused, ...deltas.refused],
+      skipped: [...existing.skipped, ...deltas.skipped],
     },
   };
   const text = Buffer.from(`${JSON.stringify(body)}\n`);
@@ -96,9 +98,11 @@ function readPendingUsage(dataDir: string): UsageDeltas {
   const file = join(dataDir, PENDING_FILE);
   if (!existsSync(file)) return EMPTY;
   try {
-    const { deltas } = JSON.parse(readFileSync(file, 'utf8')) as PendingFileBody;
-    if (!isDeltas(deltas)) throw new Error('unexpected content');
-    return deltas;
+    const { deltas } = JSON.parse(readFileSync(file, 'utf8')) as { deltas: Partial<UsageDeltas> };
+    // A file written before refusals and skipped pulls were counted has neither list.
+    const complete = { refused: [], skipped: [], ...deltas };
+    if (!isDeltas(complete)) throw new Error('unexpected content');
+    return complete;
   } catch (error) {
     throw new DataDirError(
       `${file} holds widget load counts a failed shutdown could not write, but it cannot be read (${String(error)}). Fix or move the file, then start again.`,
@@ -122,7 +126,7 @@ export async function applyPendingUsage(
   return loadsOf(deltas);
 }
 
-/** The file's shape: three lists of rows, each with an account and a positive whole count. */
+/** The file's shape: lists of rows, each with an account and a positive whole count. */
 function isDeltas(value: unknown): value is UsageDeltas {
   const d = value as UsageDeltas;
   const rows = (list: unknown, count: string) =>
@@ -136,6 +140,12 @@ function isDeltas(value: unknown): value is UsageDeltas {
         row[count] > 0,
     );
   return (
-    typeof d === 'object' && d !== null && rows(d.monthly, 'loads') && rows(d.loads, 'loads') && rows(d.calls, 'calls')
+    typeof d === 'object' &&
+    d !== null &&
+    rows(d.monthly, 'loads') &&
+    rows(d.loads, 'loads') &&
+    rows(d.calls, 'calls') &&
+    rows(d.refused, 'count') &&
+    rows(d.skipped, 'count')
   );
 }

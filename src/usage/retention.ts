@@ -1,4 +1,6 @@
-import type { UsageStore } from '../db/usage-store.ts';
+import type { DomainsStore } from '../db/domains-store.ts';
+import type { PrunedRows, UsageStore } from '../db/usage-store.ts';
+import { pendingCutoff } from '../domains/status.ts';
 import type { Logger } from '../logger.ts';
 import { DAY_MS, dayOf } from './counter.ts';
 
@@ -7,22 +9,31 @@ export const RETENTION_DAYS = 400;
 const EVERY_MS = 3_600_000;
 
 /**
- * Deletes per-day usage rows older than the retention window. Run from the server's
+ * Deletes per-day usage rows older than the retention window, and pending domain
+ * requests that have expired (docs/api.md, "Owner limits"). Run from the server's
  * housekeeping timer, never from a request, and at most once an hour: the rows go a day
- * at a time, so pruning more often would find nothing.
+ * at a time, so pruning more often would find little.
  */
-export function createRetention(deps: { store: Pick<UsageStore, 'pruneBefore'>; now: () => Date; logger: Logger }) {
+export function createRetention(deps: {
+  store: Pick<UsageStore, 'pruneBefore'>;
+  domains: Pick<DomainsStore, 'removeExpired'>;
+  now: () => Date;
+  logger: Logger;
+}) {
   let lastRun = Number.NEGATIVE_INFINITY;
   return {
     /** Prunes when an hour has passed since the last prune; answers what went, or null. */
-    async run(): Promise<{ before: string; loads: number; calls: number } | null> {
-      const now = deps.now().getTime();
+    async run(): Promise<({ before: string; pendingDomains: number } & PrunedRows) | null> {
+      const at = deps.now();
+      const now = at.getTime();
       if (now - lastRun < EVERY_MS) return null;
       lastRun = now;
       const before = dayOf(new Date(now - RETENTION_DAYS * DAY_MS));
-      const pruned = { before, ...(await deps.store.pruneBefore(before)) };
-      if (pruned.loads + pruned.calls > 0) deps.logger.info('pruned per-day usage rows past retention', pruned);
-      return pruned;
+      const rows = await deps.store.pruneBefore(before);
+      const pendingDomains = await deps.domains.removeExpired(pendingCutoff(at));
+      if (Object.values(rows).some((n) => n > 0))
+        deps.logger.info('pruned per-day usage rows past retention', { before, ...rows });
+      return { before, ...rows, pendingDomains };
     },
   };
 }

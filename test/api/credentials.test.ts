@@ -170,6 +170,15 @@ describe('DELETE /v1/account', () => {
       token: owner.token,
     });
     expect(published.status).toBe(200);
+    // A refused call, and pulls over a cap of one a second until one is skipped.
+    const refused = await app.request('POST', '/v1/widget/load', {
+      body: { apiKey: owner.apiKey, domain: 'https://elsewhere.example', calcId: 'bmi' },
+    });
+    expect(refused.status).toBe(403);
+    await app.request('PUT', '/v1/account/limits', { token: owner.token, body: { pullsPerSecond: 1 } });
+    const load = () =>
+      app.request('POST', '/v1/widget/load', { body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi' } });
+    while (Object.keys((await load()).json.values).length > 0);
     await app.flush();
     return owner;
   }

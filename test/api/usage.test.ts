@@ -45,6 +45,8 @@ describe('GET /v1/usage', () => {
       total: 0,
       rows: [],
       webhook: [],
+      refused: [],
+      skipped: [],
     });
     // Only `to`: the 30 days ending then. Only `from`: from then to today.
     expect((await usage(app, token, '?to=2026-01-31')).json).toMatchObject({ from: '2026-01-02', to: '2026-01-31' });
@@ -119,6 +121,8 @@ describe('GET /v1/usage', () => {
         { date: '2026-03-10', calcId: 'bmi', domain: SHOP, loads: 2 },
       ],
       webhook: [],
+      refused: [],
+      skipped: [],
     };
     const before = await usage(app, token, '?from=2026-03-09&to=2026-03-10');
     expect(before.json).toEqual(expected);
@@ -200,7 +204,8 @@ describe('GET /v1/usage', () => {
       expect.objectContaining({ name: 'to', in: 'query', required: false }),
     ]);
     const schema = JSON.stringify(get.responses['200']);
-    for (const key of ['rows', 'webhook', 'total', 'period', 'domain', 'outcome']) expect(schema).toContain(key);
+    for (const key of ['rows', 'webhook', 'refused', 'skipped', 'total', 'period', 'domain', 'outcome', 'reason'])
+      expect(schema).toContain(key);
   });
 });
 

@@ -146,7 +146,7 @@ describe('the pull on every widget load', () => {
     }
   });
 
-  test('at most 8 pulls in flight per account: the 9th load gets defaults at once (busy)', async () => {
+  test('at most 8 pulls in flight per account: the 9th load gets defaults at once (busy), a skipped pull, not a call', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const held = startTarget('127.0.0.2', async () => {
@@ -164,6 +164,12 @@ describe('the pull on every widget load', () => {
       expect(held.hits).toBe(8);
       release();
       for (const res of await Promise.all(hanging)) expect(res.json.values).toEqual({ weightKg: 80 });
+      // A busy pull made no call: usage reports it as skipped, not among the calls.
+      const report = (await app.request('GET', '/v1/usage', { token })).json;
+      expect(report.webhook.map((row: { outcome: string; calls: number }) => [row.outcome, row.calls])).toEqual([
+        ['ok', 8],
+      ]);
+      expect(report.skipped).toEqual([{ date: report.to, calcId: 'bmi', reason: 'busy', count: 1 }]);
     } finally {
       release();
       await held.stop();

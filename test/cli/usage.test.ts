@@ -147,6 +147,65 @@ describe('calc usage', () => {
   });
 });
 
+describe('calc usage: calls turned away and pulls not made', () => {
+  test('refused calls and skipped pulls per day and calculator, with their reasons below the table', async () => {
+    const owner = await signedInOwner();
+    writeRows('INSERT INTO usage_daily VALUES (?, ?, ?, ?, ?)', owner.id, '2026-02-01', 'bmi', SHOP, 10);
+    writeRows('INSERT INTO webhook_daily VALUES (?, ?, ?, ?, ?)', owner.id, '2026-02-01', 'bmi', 'ok', 8);
+    writeRows('INSERT INTO skipped_daily VALUES (?, ?, ?, ?, ?)', owner.id, '2026-02-01', 'bmi', 'capped', 2);
+    for (const [day, calcId, reason, count] of [
+      ['2026-02-01', 'bmi', 'cap_reached', 5],
+      ['2026-02-02', 'tip', 'rate_limited', 3],
+      ['2026-02-02', 'bmi', 'cap_reached', 1],
+    ] as const)
+      writeRows('INSERT INTO refused_daily VALUES (?, ?, ?, ?, ?)', owner.id, day, calcId, reason, count);
+    const range = ['--from', '2026-02-01', '--to', '2026-02-02'];
+    const notes = [
+      'Refused widget calls: 9 (cap_reached 6, rate_limited 3).',
+      'Skipped webhook pulls (no call made): 2 (capped 2).',
+    ];
+    const byDay = await owner.calc('usage', ...range);
+    expect(byDay.exitCode).toBe(0);
+    expect(byDay.stdout).toStartWith(
+      [
+        'Widget loads from 2026-02-01 to 2026-02-02 (UTC), by day:',
+        '',
+        'DATE        LOADS  REFUSED  WEBHOOK CALLS  FAILED  SKIPPED PULLS',
+        '2026-02-01     10        5              8       0              2',
+        '2026-02-02      0        4              0       0              0',
+        'TOTAL          10        9              8       0              2',
+        '',
+        ...notes,
+        '',
+        'This month: ',
+      ].join('\n'),
+    );
+    const byCalculator = await owner.calc('usage', ...range, '--by', 'calculator');
+    expect(byCalculator.stdout).toContain(
+      [
+        'CALCULATOR  LOADS   SHARE  REFUSED  WEBHOOK CALLS  FAILED  SKIPPED PULLS',
+        'bmi            10  100.0%        6              8       0              2',
+        'tip             0    0.0%        3              0       0              0',
+        'TOTAL          10  100.0%        9              8       0              2',
+      ].join('\n'),
+    );
+    // By domain: refusals have no domain, so only the lines below the table name them.
+    const byDomain = await owner.calc('usage', ...range, '--by', 'domain');
+    expect(byDomain.stdout).toContain(
+      ['DOMAIN                LOADS   SHARE', 'https://shop.example     10  100.0%'].join('\n'),
+    );
+    expect(byDomain.stdout).toContain(notes.join('\n'));
+    // Only refusals in a range: still a table, not "no widget loads".
+    const onlyRefused = await owner.calc('usage', '--from', '2026-02-02', '--to', '2026-02-02');
+    expect(onlyRefused.stdout).toContain('2026-02-02      0        4');
+    const json = jsonOf<{ refused: unknown[]; skipped: unknown[] }>(
+      (await owner.calc('usage', ...range, '--json')).stdout,
+    );
+    expect(json.refused).toHaveLength(3);
+    expect(json.skipped).toEqual([{ date: '2026-02-01', calcId: 'bmi', reason: 'capped', count: 2 }]);
+  });
+});
+
 describe('quota warnings in calc whoami and calc usage', () => {
   test('from 80 % on, and when the quota is used up', async () => {
     const owner = await signedInOwner();

@@ -3,12 +3,10 @@
  * keyboard-only use, the system colour scheme, the usage page and the account page.
  */
 import { beforeAll, expect, test } from 'bun:test';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { ROOT } from '../helpers/process.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 import {
   dashboardContext,
+  seriousViolations,
   docsScreenshot,
   expectOnlyLocal,
   FLOW_TIMEOUT_MS,
@@ -19,13 +17,11 @@ import {
 } from './support/dashboard.ts';
 
 const suite = useDashboard();
-let axeSource: string;
 let owner: Awaited<ReturnType<DashboardServer['app']['signup']>>;
 
 beforeAll(async () => {
-  axeSource = await Bun.file(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')).text();
   owner = await suite.server.app.signup(`quality-${crypto.randomUUID().slice(0, 6)}@shop.example`, PASSWORD);
-  // Something on every page: domains (one pending), loads on two calculators from two sites.
+  // Something on every page: domains (one pending), loads on two calculators from two sites, a refusal.
   for (const domain of ['https://shop.example', 'https://*.blog.example'])
     await suite.server.api('POST', '/v1/domains', owner.token, { domain });
   await fetch(`${suite.server.url}/v1/widget/register-domain`, {
@@ -46,6 +42,13 @@ beforeAll(async () => {
       expect(res.status).toBe(200);
     }
   }
+  // A visitor turned away: the usage page lists it by reason.
+  const refused = await fetch(`${suite.server.url}/v1/widget/load`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiKey: owner.apiKey, domain: 'https://elsewhere.example', calcId: 'bmi' }),
+  });
+  expect(refused.status).toBe(403);
 }, HOOK_TIMEOUT_MS);
 
 const PAGES: { path: string; title: string }[] = [
@@ -56,24 +59,6 @@ const PAGES: { path: string; title: string }[] = [
   { path: '/dashboard/usage', title: 'Usage' },
   { path: '/dashboard/account', title: 'Account' },
 ];
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core, run through the DevTools protocol (the page's policy rightly forbids inline scripts). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document)).violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 for (const width of [1280, 375]) {
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -202,12 +187,12 @@ test(
     // A range without today shows nothing, as the API says.
     const report = (await suite.server.api('GET', '/v1/usage?from=2025-01-01&to=2025-01-31', owner.token)).json;
     expect(report.total).toBe(0);
-    await page.getByLabel('From').fill('2025-01-01');
-    await page.getByLabel('To').fill('2025-01-31');
+    await page.getByLabel('From', { exact: true }).fill('2025-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2025-01-31');
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByText('0 loads from 2025-01-01 to 2025-01-31').waitFor();
     // A range the server refuses shows its message.
-    await page.getByLabel('From').fill('2023-01-01');
+    await page.getByLabel('From', { exact: true }).fill('2023-01-01');
     await page.getByRole('button', { name: 'Show' }).click();
     await page
       .getByRole('alert')

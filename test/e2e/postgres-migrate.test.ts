@@ -12,6 +12,8 @@ const ORIGIN = 'https://shop.example';
 const EMAIL = 'owner@shop.example';
 const PASSWORD = 'correct horse battery';
 const HEADER_VALUE = 'shop-token-kept-encrypted';
+const OTHER = 'https://elsewhere.example';
+const LIMITS = { loadsPerDay: 5000, loadsPerDayPerDomain: null, pullsPerSecond: 10, registerDomain: false };
 
 test('calc admin migrate: everything an owner had on SQLite works through servers on PostgreSQL; a non-empty target is refused', async () => {
   const { calc, pg } = setup;
@@ -40,6 +42,10 @@ test('calc admin migrate: everything an owner had on SQLite works through server
         const load = await callJson(lite.url, 'POST', '/v1/widget/load', { apiKey, domain: ORIGIN, calcId: 'bmi' });
         expect(load.status).toBe(200);
       }
+      // A refused call and the owner's limits go across too.
+      const refused = await callJson(lite.url, 'POST', '/v1/widget/load', { apiKey, domain: OTHER, calcId: 'bmi' });
+      expect(refused.status).toBe(403);
+      expect((await callJson(lite.url, 'PUT', '/v1/account/limits', LIMITS, token)).status).toBe(200);
     } finally {
       expect((await lite.stop()).exitCode).toBe(0);
     }
@@ -49,7 +55,15 @@ test('calc admin migrate: everything an owner had on SQLite works through server
     expect(migrated.exitCode).toBe(0);
     const summary = JSON.parse(migrated.stdout);
     expect(summary.verified).toBe(true);
-    expect(summary.tables).toMatchObject({ accounts: 1, domains: 1, widget_configs: 1, signing_secrets: 1, usage: 1 });
+    expect(summary.tables).toMatchObject({
+      accounts: 1,
+      domains: 1,
+      widget_configs: 1,
+      signing_secrets: 1,
+      usage: 1,
+      refused_daily: 1,
+      skipped_daily: 0,
+    });
     // Progress per table on standard error, never on the JSON output.
     for (const table of Object.keys(summary.tables)) expect(migrated.stderr).toContain(`${table}: `);
     // The header value is copied still sealed, never printed.
@@ -69,6 +83,11 @@ test('calc admin migrate: everything an owner had on SQLite works through server
       const overview = await callJson(server.url, 'GET', '/v1/account', undefined, token);
       expect(overview.json.account).toMatchObject({ plan: 'extra', apiKey });
       expect(overview.json.usage.used).toBe(3);
+      expect((await callJson(server.url, 'GET', '/v1/account/limits', undefined, token)).json).toEqual({
+        limits: LIMITS,
+      });
+      const refusedRows = (await callJson(server.url, 'GET', '/v1/usage', undefined, token)).json.refused;
+      expect(refusedRows).toMatchObject([{ calcId: 'bmi', reason: 'domain_not_registered', count: 1 }]);
       const domains = await callJson(server.url, 'GET', '/v1/domains', undefined, token);
       expect(JSON.stringify(domains.json)).toContain(ORIGIN);
       const before = shop.hits;

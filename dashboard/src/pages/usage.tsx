@@ -4,6 +4,7 @@ import { PageTitle } from '../components/page-title.tsx';
 import { daysBetween, formatCount, isoDay } from '../format.ts';
 import { useApi } from '../use-api.ts';
 import type { UsageReportBody } from '../../../src/api-bodies.ts';
+import { LimitsForm } from './limits-form.tsx';
 
 type Grouping = 'day' | 'calculator' | 'domain';
 
@@ -36,6 +37,66 @@ function seriesOf(usage: UsageReportBody, days: string[], by: Grouping) {
   const result = [...series].map(([label, values]) => ({ label, values }));
   if (totals.length > shown.length) result.push({ label: 'Other', values: other });
   return result;
+}
+
+type Refusal = UsageReportBody['refused'][number]['reason'];
+type Skip = UsageReportBody['skipped'][number]['reason'];
+
+/** What each refusal means for the visitor turned away (docs/api.md, "Usage history"). */
+const REFUSALS: Record<Refusal, string> = {
+  rate_limited: 'too many calls from one address (the per-client limit)',
+  cap_reached: 'over one of your daily caps (Limits, below)',
+  quota_exceeded: "this month's quota was used up",
+  domain_not_registered: 'the page is not on your domain list',
+  domain_pending: 'the page asked to be added and waits for your approval',
+  origin_mismatch: "the page's domain differs from the origin its browser sent",
+};
+
+const SKIPS: Record<Skip, string> = {
+  busy: 'too many calls to your webhook at once',
+  capped: 'over your pulls a second (Limits, below)',
+};
+
+/** Counts per reason, the most frequent first. */
+function totalsByReason<R extends string>(rows: { reason: R; count: number }[]): [R, number][] {
+  const totals = new Map<R, number>();
+  for (const row of rows) totals.set(row.reason, (totals.get(row.reason) ?? 0) + row.count);
+  return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
+/** A table of counts by reason, each with what it means. */
+function ReasonTable<R extends string>(props: {
+  caption: string;
+  rows: { reason: R; count: number }[];
+  meaning: Record<R, string>;
+}) {
+  const totals = totalsByReason(props.rows);
+  if (totals.length === 0) return null;
+  return (
+    <div class="table-scroll">
+      <table>
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Reason</th>
+            <th scope="col">Meaning</th>
+            <th scope="col">Count</th>
+          </tr>
+        </thead>
+        <tbody>
+          {totals.map(([reason, count]) => (
+            <tr key={reason}>
+              <th scope="row">
+                <code>{reason}</code>
+              </th>
+              <td>{props.meaning[reason]}</td>
+              <td class="number">{formatCount(count)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
 
 function totalsBy(usage: UsageReportBody, by: 'calculator' | 'domain'): [string, number][] {
@@ -149,8 +210,11 @@ export function Usage() {
               </table>
             </div>
           )}
+          <ReasonTable caption="Widget calls refused, by reason" rows={data.refused} meaning={REFUSALS} />
+          <ReasonTable caption="Webhook pulls skipped (no call made)" rows={data.skipped} meaning={SKIPS} />
         </>
       )}
+      <LimitsForm />
     </>
   );
 }

@@ -20,6 +20,8 @@ const TABLES: readonly [SQLiteTable, PgTable][] = [
   [lite.webhookDaily, pg.webhookDaily],
   [lite.customCalculators, pg.customCalculators],
   [lite.customCalculatorVersions, pg.customCalculatorVersions],
+  [lite.refusedDaily, pg.refusedDaily],
+  [lite.skippedDaily, pg.skippedDaily],
 ];
 
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters. */

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { bigint, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
-import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
+import { REFUSAL_REASONS } from '../../usage/refusals.ts';
+import { PULL_OUTCOMES, SKIP_REASONS } from '../../webhook/outcomes.ts';
 
 /**
  * The PostgreSQL side of `src/db/sqlite/schema.ts`: the same tables, columns and keys, so rows
@@ -20,6 +21,10 @@ export const accounts = pgTable(
     createdAt: text('created_at').notNull(),
     /** Milliseconds since the epoch: more than a 32-bit integer holds. */
     tokensValidAfter: bigint('tokens_valid_after', { mode: 'number' }).notNull().default(0),
+    loadsPerDay: integer('loads_per_day'),
+    loadsPerDayPerDomain: integer('loads_per_day_per_domain'),
+    pullsPerSecond: integer('pulls_per_second'),
+    registerDomain: integer('register_domain').notNull().default(1),
   },
   (table) => [
     uniqueIndex('accounts_email_unique').on(table.email),
@@ -86,6 +91,40 @@ export const webhookDaily = pgTable(
   (table) => [
     primaryKey({ columns: [table.accountId, table.day, table.calcId, table.outcome] }),
     index('webhook_daily_day_idx').on(table.day),
+  ],
+);
+
+export const refusedDaily = pgTable(
+  'refused_daily',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    calcId: text('calc_id').notNull(),
+    reason: text('reason', { enum: REFUSAL_REASONS }).notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.day, table.calcId, table.reason] }),
+    index('refused_daily_day_idx').on(table.day),
+  ],
+);
+
+export const skippedDaily = pgTable(
+  'skipped_daily',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    calcId: text('calc_id').notNull(),
+    reason: text('reason', { enum: SKIP_REASONS }).notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.day, table.calcId, table.reason] }),
+    index('skipped_daily_day_idx').on(table.day),
   ],
 );
 

@@ -1,13 +1,23 @@
-import { and, asc, between, eq, getTableColumns, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, between, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../accounts-store.ts';
 import { selectList } from '../columns.ts';
 import type { DomainsStore } from '../domains-store.ts';
 import type { SigningSecretsStore } from '../signing-secrets-store.ts';
-import type { UsageDeltas, UsageStore } from '../usage-store.ts';
+import { DAILY_DELTAS, type UsageDeltas, type UsageStore } from '../usage-store.ts';
 import type { WidgetConfigStore } from '../widget-config-store.ts';
 import type { SQL } from 'bun';
 import type { PgDb } from './client.ts';
-import { accounts, domains, signingSecrets, usage, usageDaily, webhookDaily, widgetConfigs } from './schema.ts';
+import {
+  accounts,
+  domains,
+  refusedDaily,
+  signingSecrets,
+  skippedDaily,
+  usage,
+  usageDaily,
+  webhookDaily,
+  widgetConfigs,
+} from './schema.ts';
 
 /**
  * The PostgreSQL side of every store, typed by the SQLite side's interface: services
@@ -54,15 +64,17 @@ export function createPgAccountsStore(db: PgDb, client: SQL = db.$client): Accou
   const byApiKey = `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE api_key = $1`;
   // Every widget call: the key's account and its best matching domain status in one query;
   // the candidate origins arrive as one text[], so one prepared query serves any count.
+  // A pending request made at or before $3 has expired and counts as absent.
   const forWidget = `SELECT ${ACCOUNT_COLUMNS},
-      (SELECT CASE WHEN bool_or(d.status = 'active') THEN 'active' WHEN count(*) > 0 THEN 'pending' END
+      (SELECT CASE WHEN bool_or(d.status = 'active') THEN 'active' WHEN bool_or(d.created_at > $3) THEN 'pending' END
          FROM domains d WHERE d.account_id = accounts.id AND d.origin = ANY($2::text[])) AS "domainStatus"
     FROM accounts WHERE api_key = $1`;
   return {
     findByApiKey: (apiKey) =>
       client.unsafe(byApiKey, [apiKey]).then(([raw]: RawAccount[]) => (raw ? accountOf(raw) : undefined)),
     // No async wrapper: each one is another promise and tick on every load.
-    widgetLookup: (apiKey, origins) => client.unsafe(forWidget, [apiKey, origins]).then(lookupOf),
+    widgetLookup: (apiKey, origins, pendingExpiredAt) =>
+      client.unsafe(forWidget, [apiKey, origins, pendingExpiredAt]).then(lookupOf),
     findById: async (id) => (await db.select().from(accounts).where(eq(accounts.id, id)))[0],
     findByEmail: async (email) => (await db.select().from(accounts).where(eq(accounts.email, email)))[0],
     insert: async (row) =>
@@ -78,6 +90,9 @@ export function createPgAccountsStore(db: PgDb, client: SQL = db.$client): Accou
     },
     setPassword: async (id, passwordHash, validAfter) => {
       await db.update(accounts).set({ passwordHash, tokensValidAfter: validAfter }).where(eq(accounts.id, id));
+    },
+    setLimits: async (id, limits) => {
+      await db.update(accounts).set(limits).where(eq(accounts.id, id));
     },
     delete: async (id) =>
       (await db.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id })).length === 1,
@@ -113,12 +128,12 @@ function domainOperations(db: PgDb | Tx) {
         .from(domains)
         .where(eq(domains.accountId, accountId))
         .orderBy(asc(domains.createdAt), asc(domains.origin)),
-    countPending: async (accountId: string) =>
+    countPending: async (accountId: string, expiredAt: string) =>
       (
         await db
           .select({ n: sql<number>`count(*)::int` })
           .from(domains)
-          .where(and(eq(domains.accountId, accountId), eq(domains.status, 'pending')))
+          .where(and(eq(domains.accountId, accountId), eq(domains.status, 'pending'), gt(domains.createdAt, expiredAt)))
       )[0]?.n ?? 0,
     insert: async (row: typeof domains.$inferInsert) => {
       await db.insert(domains).values(row);
@@ -142,6 +157,13 @@ function domainOperations(db: PgDb | Tx) {
 export function createPgDomainsStore(db: PgDb): DomainsStore {
   return {
     ...domainOperations(db),
+    removeExpired: async (expiredAt) =>
+      (
+        await db
+          .delete(domains)
+          .where(and(eq(domains.status, 'pending'), lte(domains.createdAt, expiredAt)))
+          .returning({ origin: domains.origin })
+      ).length,
     // Check-then-write sequences take turns on every server under one transaction-scoped
     // advisory lock: domain changes are rare, and no retry loop is needed.
     transaction: (work) =>
@@ -152,8 +174,11 @@ export function createPgDomainsStore(db: PgDb): DomainsStore {
   };
 }
 
+/** The per-day tables of usage, for retention. */
+const DAILY_TABLES = { loads: usageDaily, calls: webhookDaily, refused: refusedDaily, skipped: skippedDaily } as const;
+
 export function createPgUsageStore(db: PgDb): UsageStore {
-  const dayRange = (column: typeof usageDaily.day | typeof webhookDaily.day, from: string, to: string) =>
+  const dayRange = (column: (typeof DAILY_TABLES)[keyof typeof DAILY_TABLES]['day'], from: string, to: string) =>
     between(column, from, to);
   return {
     loads: async (accountId, period) =>
@@ -180,6 +205,34 @@ export function createPgUsageStore(db: PgDb): UsageStore {
         .from(webhookDaily)
         .where(and(eq(webhookDaily.accountId, accountId), dayRange(webhookDaily.day, from, to)))
         .orderBy(asc(webhookDaily.day), asc(webhookDaily.calcId), asc(webhookDaily.outcome)),
+    dailyRefused: async (accountId, from, to) =>
+      db
+        .select({
+          date: refusedDaily.day,
+          calcId: refusedDaily.calcId,
+          reason: refusedDaily.reason,
+          count: refusedDaily.count,
+        })
+        .from(refusedDaily)
+        .where(and(eq(refusedDaily.accountId, accountId), dayRange(refusedDaily.day, from, to)))
+        .orderBy(asc(refusedDaily.day), asc(refusedDaily.calcId), asc(refusedDaily.reason)),
+    dailySkipped: async (accountId, from, to) =>
+      db
+        .select({
+          date: skippedDaily.day,
+          calcId: skippedDaily.calcId,
+          reason: skippedDaily.reason,
+          count: skippedDaily.count,
+        })
+        .from(skippedDaily)
+        .where(and(eq(skippedDaily.accountId, accountId), dayRange(skippedDaily.day, from, to)))
+        .orderBy(asc(skippedDaily.day), asc(skippedDaily.calcId), asc(skippedDaily.reason)),
+    loadsOnDay: async (accountId, day) =>
+      db
+        .select({ domain: usageDaily.domain, loads: sql<number>`sum(${usageDaily.loads})`.mapWith(Number) })
+        .from(usageDaily)
+        .where(and(eq(usageDaily.accountId, accountId), eq(usageDaily.day, day)))
+        .groupBy(usageDaily.domain),
     loadsBetween: async (accountId, from, to) =>
       (
         await db
@@ -189,15 +242,16 @@ export function createPgUsageStore(db: PgDb): UsageStore {
       )[0]?.loads ?? 0,
     addAll: (deltas) => addAll(db, deltas),
     pruneBefore: async (day) =>
-      db.transaction(async (tx) => ({
-        loads: (await tx.delete(usageDaily).where(sql`${usageDaily.day} < ${day}`).returning({ d: usageDaily.day }))
-          .length,
-        calls: (
-          await tx.delete(webhookDaily).where(sql`${webhookDaily.day} < ${day}`).returning({ d: webhookDaily.day })
-        ).length,
-      })),
+      db.transaction(async (tx) => {
+        const pruned = { loads: 0, calls: 0, refused: 0, skipped: 0 };
+        for (const [list, table] of Object.entries(DAILY_TABLES) as [keyof typeof DAILY_TABLES, PerDayTable][])
+          pruned[list] = (await tx.delete(table).where(sql`${table.day} < ${day}`).returning({ d: table.day })).length;
+        return pruned;
+      }),
   };
 }
+
+type PerDayTable = (typeof DAILY_TABLES)[keyof typeof DAILY_TABLES];
 
 /**
  * Rows per statement: PostgreSQL takes at most 65535 parameters in one, and a flush after
@@ -217,9 +271,13 @@ function chunksOf<T>(rows: T[]): T[][] {
  * accounts deleted meanwhile are dropped, as on SQLite.
  */
 async function addAll(db: PgDb, deltas: UsageDeltas): Promise<void> {
-  if (deltas.monthly.length + deltas.loads.length + deltas.calls.length === 0) return;
+  const all: { accountId: string }[] = [
+    ...deltas.monthly,
+    ...DAILY_DELTAS.flatMap((list): { accountId: string }[] => deltas[list]),
+  ];
+  if (all.length === 0) return;
   await db.transaction(async (tx) => {
-    const ids = [...new Set([...deltas.monthly, ...deltas.loads, ...deltas.calls].map((d) => d.accountId))];
+    const ids = [...new Set(all.map((d) => d.accountId))];
     const live = new Set<string>();
     for (const chunk of chunksOf(ids))
       for (const { id } of await tx.select({ id: accounts.id }).from(accounts).where(inArray(accounts.id, chunk)))
@@ -248,6 +306,22 @@ async function addAll(db: PgDb, deltas: UsageDeltas): Promise<void> {
         .onConflictDoUpdate({
           target: [webhookDaily.accountId, webhookDaily.day, webhookDaily.calcId, webhookDaily.outcome],
           set: { calls: sql`${webhookDaily.calls} + excluded.calls` },
+        });
+    for (const refused of alive(deltas.refused))
+      await tx
+        .insert(refusedDaily)
+        .values(refused)
+        .onConflictDoUpdate({
+          target: [refusedDaily.accountId, refusedDaily.day, refusedDaily.calcId, refusedDaily.reason],
+          set: { count: sql`${refusedDaily.count} + excluded.count` },
+        });
+    for (const skipped of alive(deltas.skipped))
+      await tx
+        .insert(skippedDaily)
+        .values(skipped)
+        .onConflictDoUpdate({
+          target: [skippedDaily.accountId, skippedDaily.day, skippedDaily.calcId, skippedDaily.reason],
+          set: { count: sql`${skippedDaily.count} + excluded.count` },
         });
   });
 }

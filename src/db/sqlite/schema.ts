@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { foreignKey, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
-import { PULL_OUTCOMES } from '../../webhook/outcomes.ts';
+import { REFUSAL_REASONS } from '../../usage/refusals.ts';
+import { PULL_OUTCOMES, SKIP_REASONS } from '../../webhook/outcomes.ts';
 
 /** Timestamps are ISO-8601 strings in UTC, as the API returns them. */
 export const accounts = sqliteTable(
@@ -19,6 +20,15 @@ export const accounts = sqliteTable(
      * everywhere, a password change, an operator's reset).
      */
     tokensValidAfter: integer('tokens_valid_after').notNull().default(0),
+    /**
+     * The owner's caps (docs/api.md, "Owner limits"); null is no cap. On the account row,
+     * so the widget's lookup of the key brings them at no extra cost.
+     */
+    loadsPerDay: integer('loads_per_day'),
+    loadsPerDayPerDomain: integer('loads_per_day_per_domain'),
+    pullsPerSecond: integer('pulls_per_second'),
+    /** 1: pages may ask to register their origin (`register-domain`); 0: the owner turned it off. */
+    registerDomain: integer('register_domain').notNull().default(1),
   },
   (table) => [
     uniqueIndex('accounts_email_unique').on(table.email),
@@ -93,6 +103,46 @@ export const webhookDaily = sqliteTable(
   (table) => [
     primaryKey({ columns: [table.accountId, table.day, table.calcId, table.outcome] }),
     index('webhook_daily_day_idx').on(table.day),
+  ],
+);
+
+/**
+ * Widget calls with the account's valid key that were refused, per UTC day, calculator and
+ * reason (the page's origin is not kept: strangers choose it). Flushed with usage, pruned
+ * with it.
+ */
+export const refusedDaily = sqliteTable(
+  'refused_daily',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    calcId: text('calc_id').notNull(),
+    reason: text('reason', { enum: REFUSAL_REASONS }).notNull(),
+    count: integer('count').notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.day, table.calcId, table.reason] }),
+    index('refused_daily_day_idx').on(table.day),
+  ],
+);
+
+/** Webhook pulls a load was due but that were skipped (no call made), per UTC day, calculator and reason. */
+export const skippedDaily = sqliteTable(
+  'skipped_daily',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    calcId: text('calc_id').notNull(),
+    reason: text('reason', { enum: SKIP_REASONS }).notNull(),
+    count: integer('count').notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.day, table.calcId, table.reason] }),
+    index('skipped_daily_day_idx').on(table.day),
   ],
 );
 

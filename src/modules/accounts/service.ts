@@ -1,5 +1,5 @@
 import { DEFAULT_PLAN, type Plan } from '../../plans.ts';
-import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
+import { type AccountRow, type AccountsStore, NO_OWNER_LIMITS } from '../../db/accounts-store.ts';
 import { AppError, invalidRequest, rateLimited } from '../../errors.ts';
 import { newAccountId, newApiKey } from '../../secrets.ts';
 import type { SigningSecrets } from '../signing-secret/index.ts';
@@ -54,6 +54,7 @@ export async function createAccount(
     apiKey: newApiKey(),
     createdAt: deps.now().toISOString(),
     tokensValidAfter: 0,
+    ...NO_OWNER_LIMITS,
   };
   // The unique index still decides when two sign-ups for one email race.
   if (!(await deps.accounts.insert(row))) throw emailTaken();

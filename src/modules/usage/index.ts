@@ -12,7 +12,7 @@ export { QuotaStatus, type UsageReport } from './model.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-/** The owner's usage history: loads per day, calculator and origin, and webhook outcomes. */
+/** The owner's usage history: loads per day, calculator and origin, webhook outcomes, skipped pulls and refusals. */
 export function usageModule(deps: UsageDeps & { tokens: TokenService; accounts: AccountsStore }) {
   return new Elysia({ tags: ['usage'] }).use(ownerAuth(deps)).get(
     '/v1/usage',
@@ -24,7 +24,8 @@ export function usageModule(deps: UsageDeps & { tokens: TokenService; accounts: 
       query: UsageQuery,
       response: { 400: ErrorResponse, 401: ErrorResponse },
       detail: {
-        summary: 'Loads per day, calculator and origin, and webhook outcomes, for a range of days (default: 30 days)',
+        summary:
+          'Loads per day, calculator and origin, webhook outcomes, skipped pulls and refused calls, for a range of days (default: 30 days)',
         security: [{ bearer: [] }],
         responses: { 200: documentedOk(UsageReport) },
       },

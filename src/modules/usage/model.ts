@@ -1,5 +1,7 @@
-import { t } from 'elysia';
+import { t, type TSchema } from 'elysia';
 import { EXAMPLE, Outcome } from '../../http/model.ts';
+import { REFUSAL_REASONS } from '../../usage/refusals.ts';
+import { SKIP_REASONS } from '../../webhook/outcomes.ts';
 
 const DAY_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 const day = (example: string) =>
@@ -30,6 +32,15 @@ export const QuotaStatus = t.Object({
   }),
 });
 
+/** A per-day count by reason (refused calls, skipped pulls). */
+const reasonRow = <R extends TSchema>(reason: R, example: number) =>
+  t.Object({
+    date: t.String({ description: 'UTC day, YYYY-MM-DD', examples: [EXAMPLE.today] }),
+    calcId: t.String({ examples: [EXAMPLE.calcId] }),
+    reason,
+    count: t.Integer({ examples: [example] }),
+  });
+
 export const UsageReport = t.Object({
   from: t.String({ description: 'First day of the range (UTC), YYYY-MM-DD', examples: [EXAMPLE.monthStart] }),
   to: t.String({ description: 'Last day of the range (UTC), YYYY-MM-DD', examples: [EXAMPLE.today] }),
@@ -59,6 +70,26 @@ export const UsageReport = t.Object({
       outcome: Outcome,
       calls: t.Integer({ examples: [214] }),
     }),
-    { description: 'Webhook calls made for loads per day, calculator and outcome; sorted by date, calcId, outcome' },
+    {
+      description:
+        'Webhook calls made for loads per day, calculator and outcome (attempted calls only); sorted by date, calcId, outcome',
+    },
+  ),
+  refused: t.Array(
+    reasonRow(t.UnionEnum(REFUSAL_REASONS, { description: 'The error code the call was refused with' }), 12),
+    {
+      description:
+        'Widget calls with this API key that were refused, per day, calculator (only calculators that exist) and reason; sorted by date, calcId, reason',
+    },
+  ),
+  skipped: t.Array(
+    reasonRow(
+      t.UnionEnum(SKIP_REASONS, { description: 'busy: too many calls in flight; capped: over your pullsPerSecond' }),
+      3,
+    ),
+    {
+      description:
+        'Webhook pulls a load was due that were skipped (no call made; the load got its defaults), per day, calculator and reason; sorted by date, calcId, reason',
+    },
   ),
 });

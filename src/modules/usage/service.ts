@@ -8,7 +8,7 @@ import type { QuotaPeriod, QuotaStatus, UsageQuery, UsageReport } from './model.
 
 export interface UsageDeps {
   usage: UsageCounter;
-  usageStore: Pick<UsageStore, 'dailyLoads' | 'dailyCalls' | 'loadsBetween'>;
+  usageStore: Pick<UsageStore, 'dailyLoads' | 'dailyCalls' | 'dailyRefused' | 'dailySkipped' | 'loadsBetween'>;
   quotas: Readonly<Record<Plan, number>>;
   now: () => Date;
 }
@@ -16,6 +16,12 @@ export interface UsageDeps {
 type Report = Static<typeof UsageReport>;
 type LoadRow = Report['rows'][number];
 type CallRow = Report['webhook'][number];
+type ReasonRow = Report['refused'][number] | Report['skipped'][number];
+
+const reasonKey = (row: ReasonRow) => `${row.date}\u0000${row.calcId}\u0000${row.reason}`;
+const addCount = (into: ReasonRow, extra: ReasonRow) => {
+  into.count += extra.count;
+};
 
 /** The default range: the 30 days ending today. */
 const DEFAULT_DAYS = 30;
@@ -93,9 +99,11 @@ export async function usageReport(
   query: Static<typeof UsageQuery>,
 ): Promise<Report> {
   const { from, to } = usageRange(query, dayOf(deps.now()));
-  const [storedLoads, storedCalls] = await Promise.all([
+  const [storedLoads, storedCalls, storedRefused, storedSkipped] = await Promise.all([
     deps.usageStore.dailyLoads(account.id, from, to),
     deps.usageStore.dailyCalls(account.id, from, to),
+    deps.usageStore.dailyRefused(account.id, from, to),
+    deps.usageStore.dailySkipped(account.id, from, to),
   ]);
   const rows = mergeSorted<LoadRow>(
     storedLoads,
@@ -113,9 +121,11 @@ export async function usageReport(
       into.calls += extra.calls;
     },
   );
+  const refused = mergeSorted(storedRefused, deps.usage.pendingRefused(account.id, from, to), reasonKey, addCount);
+  const skipped = mergeSorted(storedSkipped, deps.usage.pendingSkipped(account.id, from, to), reasonKey, addCount);
   let total = 0;
   for (const row of rows) total += row.loads;
-  return { from, to, period: await quotaPeriod(deps, account), total, rows, webhook };
+  return { from, to, period: await quotaPeriod(deps, account), total, rows, webhook, refused, skipped };
 }
 
 /** The rate behind the forecast: loads per day over the last full days, at most this many. */

@@ -7,6 +7,7 @@ import { hasWebhooks } from '../../plans.ts';
 import type { AddressPolicy } from '../../webhook/address-policy.ts';
 import { guardedFetch } from '../../webhook/guarded-fetch.ts';
 import type { InFlightLimiter } from '../../webhook/in-flight.ts';
+import type { PullRate } from '../../webhook/pull-rate.ts';
 import { mergeWebhookValues } from '../../webhook/merge.ts';
 import { signedPullHeaders } from '../../webhook/signature.ts';
 import type { Resolver } from '../../webhook/url-check.ts';
@@ -22,6 +23,8 @@ export interface PullDeps {
   signingSecrets: Pick<SigningSecrets, 'active'>;
   statusLog: StatusLog;
   limiter: InFlightLimiter;
+  /** The owner's `pullsPerSecond`, applied to widget loads' pulls (not to the owner's own tests). */
+  pullRate?: PullRate;
   resolve: Resolver;
   policy: AddressPolicy;
   logger: Logger;
@@ -97,6 +100,14 @@ async function pullForExtra(
   if (!config?.webhookUrl) return nothing('no_webhook');
   const release = deps.limiter.tryAcquire(account.id);
   if (!release) return recordOutcome(deps, account, calculator, nothing('busy'), startedAt);
+  if (
+    account.pullsPerSecond !== null &&
+    deps.pullRate &&
+    !deps.pullRate.tryTake(account.id, account.pullsPerSecond, deps.now().getTime())
+  ) {
+    release();
+    return recordOutcome(deps, account, calculator, nothing('capped'), startedAt);
+  }
   let headers: Record<string, string> = {};
   if (config.webhookHeaders) {
     try {

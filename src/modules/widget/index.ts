@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import { catalogueCalculator, type Template } from '../../calculators/index.ts';
 import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
+import type { ErrorCode } from '../../errors.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
 import {
@@ -11,6 +12,9 @@ import {
   RegisterDomainRequest,
 } from '../domains/index.ts';
 import { LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
+import { isCountedRefusal } from '../../usage/refusals.ts';
+import type { Logger } from '../../logger.ts';
+import { createEarlyRefusals } from './early-refusals.ts';
 import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
@@ -68,7 +72,14 @@ const widgetErrors = {
  * verify and load: called by every embedding page, so Bun's router serves them directly
  * (src/http/native-route.ts) with the same conventions as every other route.
  */
-export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRoute<typeof WidgetRequest>[] {
+export function widgetRoutes(
+  deps: WidgetDeps & { prefill: Prefill; logger: Logger },
+): NativeRoute<typeof WidgetRequest>[] {
+  const countRefusal = createEarlyRefusals(deps);
+  // A refusal before the key was looked up (the per-client limit) still counts for its owner.
+  const refusedEarly = (body: { apiKey: string; calcId: string }, error: { code: ErrorCode }) => {
+    if (isCountedRefusal(error.code)) countRefusal(body, error.code);
+  };
   return [
     {
       path: '/v1/widget/verify',
@@ -79,6 +90,7 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
         const found = authoriseWidget(deps, body, request.headers.get('origin'));
         return found instanceof Promise ? found.then((ok) => verified(deps, ok)) : verified(deps, found);
       },
+      refusedEarly,
     },
     {
       path: '/v1/widget/load',
@@ -94,6 +106,7 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
           ? found.then((ok) => loaded(deps, ok, body.context))
           : loaded(deps, found, body.context);
       },
+      refusedEarly,
     },
   ];
 }
@@ -102,18 +115,19 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
 // month's known count, without a webhook) and chain on a promise only when one returns
 // one: every embedding page calls them, and each promise or closure on the way is work.
 
-function verified(deps: WidgetDeps, { account, calculator }: AuthorisedWidget): string | Promise<string> {
-  const answer = verifyAnswer(calculator);
-  const quota = useQuota(deps, account);
+function verified(deps: WidgetDeps, widget: AuthorisedWidget): string | Promise<string> {
+  const answer = verifyAnswer(widget.calculator);
+  const quota = useQuota(deps, widget, false);
   return quota === undefined ? answer : quota.then(() => answer);
 }
 
 function loaded(
   deps: WidgetDeps & { prefill: Prefill },
-  { account, calculator, origin }: AuthorisedWidget,
+  widget: AuthorisedWidget,
   context: string | undefined,
 ): string | Promise<string> {
-  const quota = useQuota(deps, account, { calcId: calculator.definition.id, origin });
+  const { account, calculator, origin } = widget;
+  const quota = useQuota(deps, widget, true);
   return quota === undefined
     ? prefilled(deps, account, calculator, origin, context)
     : quota.then(() => prefilled(deps, account, calculator, origin, context));

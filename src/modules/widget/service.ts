@@ -4,9 +4,11 @@ import type { Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
-import { requireCalculator } from '../../require-calculator.ts';
-import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
+import { calculatorExists, requireCalculator } from '../../require-calculator.ts';
+import { dayOf, type LoadVerdict, type UsageCounter } from '../../usage/counter.ts';
+import { isCountedRefusal, type RefusalReason } from '../../usage/refusals.ts';
 import { matchingOrigins, normaliseOrigin } from '../../domains/origin.ts';
+import { pendingCutoff } from '../../domains/status.ts';
 import { type DomainJson, requestDomain } from '../domains/index.ts';
 import type { WidgetRequest } from './model.ts';
 
@@ -52,6 +54,42 @@ export interface AuthorisedWidget {
   account: AccountRow;
   calculator: Template;
   origin: string;
+  /** When the call arrived: one clock reading for every step of it. */
+  now: Date;
+}
+
+/**
+ * Counts a refused widget call in its owner's usage (docs/api.md, "Usage history"). Only
+ * calculators that exist are counted: the id is the caller's choice, and strangers must
+ * not be able to fill an owner's usage with made-up ones.
+ */
+function countRefusal(
+  deps: Pick<WidgetDeps, 'usage'>,
+  accountId: string,
+  calcId: string,
+  now: Date,
+  reason: RefusalReason,
+) {
+  if (calculatorExists(accountId, calcId)) deps.usage.countRefused(accountId, dayOf(now), calcId, reason);
+}
+
+/** Counts `error` as a refusal when it is one usage counts; answers it, to throw. */
+function refused(deps: Pick<WidgetDeps, 'usage'>, accountId: string, calcId: string, now: Date, error: AppError) {
+  if (isCountedRefusal(error.code)) countRefusal(deps, accountId, calcId, now, error.code);
+  return error;
+}
+
+/**
+ * Counts a widget call refused before its key was looked up (the per-client limit) in the
+ * usage of the key's owner. The lookup is the caller's, off the answer's path.
+ */
+export function countEarlyRefusal(
+  deps: Pick<WidgetDeps, 'usage' | 'now'>,
+  accountId: string,
+  calcId: string,
+  reason: RefusalReason,
+): void {
+  countRefusal(deps, accountId, calcId, deps.now(), reason);
 }
 
 /**
@@ -66,33 +104,52 @@ export function authoriseWidget(
 ): AuthorisedWidget | Promise<AuthorisedWidget> {
   const origin = pageOrigin(request.domain);
   if (!request.apiKey.startsWith('pk_')) throw invalidApiKey();
+  const now = deps.now();
   // One store call answers both the key and the domain checks (one query on PostgreSQL);
   // they are still judged in order.
-  const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin));
+  const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin), pendingCutoff(now));
   return found instanceof Promise
-    ? found.then((lookup) => judge(lookup, request, origin, originHeader))
-    : judge(found, request, origin, originHeader);
+    ? found.then((lookup) => judge(deps, lookup, request, origin, originHeader, now))
+    : judge(deps, found, request, origin, originHeader, now);
 }
 
 function judge(
+  deps: Pick<WidgetDeps, 'usage'>,
   found: WidgetLookup | undefined,
   request: WidgetCall,
   origin: string,
   originHeader: string | null,
+  now: Date,
 ): AuthorisedWidget {
   if (!found) throw invalidApiKey();
   const { account, domainStatus: status } = found;
-  checkOriginHeader(origin, originHeader);
+  try {
+    checkOriginHeader(origin, originHeader);
+  } catch (error) {
+    throw error instanceof AppError ? refused(deps, account.id, request.calcId, now, error) : error;
+  }
   if (status === 'pending')
-    throw new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`);
+    throw refused(
+      deps,
+      account.id,
+      request.calcId,
+      now,
+      new AppError('domain_pending', `${origin} is waiting for the account owner's approval.`),
+    );
   if (status === undefined)
-    throw new AppError('domain_not_registered', `${origin} is not registered for this API key.`);
-  return { account, calculator: requireCalculator(request.calcId), origin };
+    throw refused(
+      deps,
+      account.id,
+      request.calcId,
+      now,
+      new AppError('domain_not_registered', `${origin} is not registered for this API key.`),
+    );
+  return { account, calculator: requireCalculator(request.calcId), origin, now };
 }
 
 /**
  * register-domain, in the same order as the other widget routes: body → key → Origin
- * header → the request itself (pending, or the existing status).
+ * header → the owner's switch → the request itself (pending, or the existing status).
  */
 export async function registerDomain(
   deps: WidgetDeps,
@@ -102,6 +159,11 @@ export async function registerDomain(
   const origin = pageOrigin(request.domain);
   const account = await accountForKey(deps, request.apiKey);
   checkOriginHeader(origin, originHeader);
+  if (account.registerDomain === 0)
+    throw new AppError(
+      'register_domain_disabled',
+      'The owner of this API key does not accept requests to register an origin; ask them to add it.',
+    );
   return requestDomain(deps, account.id, origin);
 }
 
@@ -113,29 +175,37 @@ function pageOrigin(domain: string): string {
 }
 
 /**
- * The quota check: with `load` (the calculator and page origin) it counts a load on
- * today's row (check and count are one step); without, for verify, it answers 429 at the
- * limit but uses nothing. A load whose month is already known is judged without a promise.
+ * The quota and the owner's daily caps: with `count` (a load) one load is counted on
+ * today's row (check and count are one step); without (verify) a load that would be
+ * refused is refused but nothing is used. Answers at once when the counts are known.
  */
-export function useQuota(
-  deps: WidgetDeps,
-  account: AccountRow,
-  load?: { calcId: string; origin: string },
-): undefined | Promise<void> {
+export function useQuota(deps: WidgetDeps, widget: AuthorisedWidget, count: boolean): undefined | Promise<void> {
+  const { account, calculator, origin, now } = widget;
   const limit = deps.quotas[account.plan];
-  const now = deps.now();
-  if (load) {
-    const allowed = deps.usage.tryCount(account.id, dayOf(now), limit, load.calcId, load.origin);
-    if (typeof allowed !== 'boolean') return allowed.then((ok) => refuseOver(ok, limit));
-    refuseOver(allowed, limit);
-    return undefined;
-  }
-  const used = deps.usage.used(account.id, periodOf(now));
-  if (typeof used !== 'number') return used.then((n) => refuseOver(n < limit, limit));
-  refuseOver(used < limit, limit);
+  const day = dayOf(now);
+  const verdict = count
+    ? deps.usage.tryCount(account.id, day, limit, calculator.definition.id, origin, account)
+    : deps.usage.admits(account.id, day, limit, origin, account);
+  if (typeof verdict !== 'string') return verdict.then((v) => refuseUnless(deps, widget, v, limit));
+  refuseUnless(deps, widget, verdict, limit);
   return undefined;
 }
 
-function refuseOver(allowed: boolean, limit: number): void {
-  if (!allowed) throw new AppError('quota_exceeded', `This account has used its ${limit} widget loads for this month.`);
+function refuseUnless(deps: WidgetDeps, widget: AuthorisedWidget, verdict: LoadVerdict, limit: number): void {
+  if (verdict === 'ok') return;
+  const { account, calculator, origin, now } = widget;
+  throw refused(
+    deps,
+    account.id,
+    calculator.definition.id,
+    now,
+    verdict === 'quota_exceeded'
+      ? new AppError('quota_exceeded', `This account has used its ${limit} widget loads for this month.`)
+      : new AppError(
+          'cap_reached',
+          verdict === 'day_cap'
+            ? `The owner of this account allows ${account.loadsPerDay} widget loads a day; today's are used.`
+            : `The owner of this account allows ${account.loadsPerDayPerDomain} widget loads a day from ${origin}; today's are used.`,
+        ),
+  );
 }

@@ -144,3 +144,24 @@ export function expectOnlyLocal(watched: Watched, url: string): void {
   const others = watched.urls.filter((seen) => !seen.startsWith(`${url}/`) && !seen.startsWith('data:'));
   expect(others).toEqual([]);
 }
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[] }[];
+}
+
+let axeSource: Promise<string> | undefined;
+
+/** axe-core's serious and critical findings on the page, run through the DevTools protocol (the page's policy rightly forbids inline scripts). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  axeSource ??= Bun.file(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')).text();
+  await page.evaluate(await axeSource);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run(document)).violations;
+  })) as AxeViolation[];
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}

@@ -70,13 +70,52 @@ test('per-day usage rows survive the move to WITHOUT ROWID tables, and still go 
     (upgraded.sqlite.query('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string }).sql;
   expect(tableSql('usage_daily')).toContain('WITHOUT ROWID');
   expect(tableSql('webhook_daily')).toContain('WITHOUT ROWID');
-  expect(upgraded.sqlite.query("SELECT name FROM sqlite_master WHERE name LIKE '%daily_day_idx'").all()).toHaveLength(
-    2,
-  );
+  expect(
+    upgraded.sqlite
+      .query("SELECT name FROM sqlite_master WHERE name IN ('usage_daily_day_idx', 'webhook_daily_day_idx')")
+      .all(),
+  ).toHaveLength(2);
   upgraded.sqlite.run("DELETE FROM accounts WHERE id = 'gone'");
   expect(upgraded.sqlite.query('SELECT account_id, loads FROM usage_daily').all()).toEqual([
     { account_id: 'keep', loads: 7 },
   ]);
   expect(upgraded.sqlite.query('SELECT calls FROM webhook_daily').all()).toEqual([{ calls: 3 }]);
+  upgraded.close();
+});
+
+test('owner caps: accounts keep no cap and register-domain on; a busy pull moves from the calls to the skipped pulls', () => {
+  const all = readEmbeddedMigrations();
+  const before = all.findIndex((m) => m.sql.some((statement) => statement.includes('CREATE TABLE `skipped_daily`')));
+  expect(before).toBeGreaterThan(0);
+  using dir = tempDir();
+  const dataDir = join(dir.path, 'data');
+  const old = openDatabase(dataDir, all.slice(0, before));
+  old.sqlite.run(
+    "INSERT INTO accounts (id, email, password_hash, plan, api_key, created_at) VALUES ('keep', 'k@x.example', 'h', 'extra', 'pk_k', 'now')",
+  );
+  old.sqlite.run(
+    "INSERT INTO webhook_daily VALUES ('keep', '2026-11-01', 'bmi', 'ok', 3), ('keep', '2026-11-01', 'bmi', 'busy', 2), ('keep', '2026-11-02', 'tip', 'busy', 5)",
+  );
+  old.close();
+
+  const upgraded = openDatabase(dataDir, all);
+  expect(
+    upgraded.sqlite
+      .query('SELECT loads_per_day, loads_per_day_per_domain, pulls_per_second, register_domain FROM accounts')
+      .all(),
+  ).toEqual([{ loads_per_day: null, loads_per_day_per_domain: null, pulls_per_second: null, register_domain: 1 }]);
+  expect(upgraded.sqlite.query('SELECT outcome, calls FROM webhook_daily').all()).toEqual([
+    { outcome: 'ok', calls: 3 },
+  ]);
+  expect(upgraded.sqlite.query('SELECT day, calc_id, reason, count FROM skipped_daily ORDER BY day').all()).toEqual([
+    { day: '2026-11-01', calc_id: 'bmi', reason: 'busy', count: 2 },
+    { day: '2026-11-02', calc_id: 'tip', reason: 'busy', count: 5 },
+  ]);
+  for (const table of ['refused_daily', 'skipped_daily'])
+    expect(
+      (upgraded.sqlite.query('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as { sql: string }).sql,
+    ).toContain('WITHOUT ROWID');
+  upgraded.sqlite.run("DELETE FROM accounts WHERE id = 'keep'");
+  expect(upgraded.sqlite.query('SELECT count(*) AS n FROM skipped_daily').get()).toEqual({ n: 0 });
   upgraded.close();
 });

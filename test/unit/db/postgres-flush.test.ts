@@ -23,7 +23,13 @@ test('a flush held up past the request deadline is written once, and its counts 
   try {
     const stores = storesOf(opened);
     await stores.accounts.insert(accountRow('a1', '2026-11-01T00:00:00.000Z'));
-    await stores.usage.addAll({ monthly: [{ accountId: 'a1', period: '2026-11', loads: 1 }], loads: [], calls: [] });
+    await stores.usage.addAll({
+      monthly: [{ accountId: 'a1', period: '2026-11', loads: 1 }],
+      loads: [],
+      calls: [],
+      refused: [],
+      skipped: [],
+    });
     const counter = createUsageCounter(stores.usage);
     for (let i = 0; i < 5; i++) await counter.tryCount('a1', '2026-11-25', 1000, 'bmi', 'https://a.example');
 

@@ -3,6 +3,7 @@ import { SQL } from 'bun';
 import { join } from 'node:path';
 import { openDatabase } from '../../../src/db/client.ts';
 import { openPostgres } from '../../../src/db/postgres/client.ts';
+import { readEmbeddedPostgresMigrations } from '../../../src/db/postgres/migrations.macro.ts';
 import { usePostgres } from '../../helpers/postgres.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 
@@ -78,3 +79,31 @@ test('every SQLite table exists in PostgreSQL with the same columns', async () =
   expect(loginFailures).toEqual(['ends_at', 'failures', 'key']);
   expect(shared).toEqual(sqliteColumns());
 }, 60_000);
+
+test('owner caps on PostgreSQL: a busy pull moves from the calls to the skipped pulls', async () => {
+  const all = readEmbeddedPostgresMigrations();
+  const before = all.findIndex((m) => m.sql.some((statement) => statement.includes('CREATE TABLE "skipped_daily"')));
+  expect(before).toBeGreaterThan(0);
+  const url = await pg().createDatabase();
+  const old = await openPostgres(url, { migrations: all.slice(0, before) });
+  await old.db.$client.unsafe(
+    "INSERT INTO accounts (id, email, password_hash, plan, api_key, created_at) VALUES ('keep', 'k@x.example', 'h', 'extra', 'pk_k', 'now')",
+  );
+  await old.db.$client.unsafe(
+    "INSERT INTO webhook_daily VALUES ('keep', '2026-11-01', 'bmi', 'ok', 3), ('keep', '2026-11-01', 'bmi', 'busy', 2)",
+  );
+  await old.close();
+  const upgraded = await openPostgres(url, { migrations: all });
+  try {
+    const client = upgraded.db.$client;
+    expect(await client`SELECT outcome, calls::int FROM webhook_daily`).toEqual([{ outcome: 'ok', calls: 3 }]);
+    expect(await client`SELECT day, calc_id, reason, count::int FROM skipped_daily`).toEqual([
+      { day: '2026-11-01', calc_id: 'bmi', reason: 'busy', count: 2 },
+    ]);
+    expect(await client`SELECT register_domain, loads_per_day FROM accounts`).toEqual([
+      { register_domain: 1, loads_per_day: null },
+    ]);
+  } finally {
+    await upgraded.close();
+  }
+});

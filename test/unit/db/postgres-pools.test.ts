@@ -73,7 +73,7 @@ test('widget lookups are answered while every other connection waits on a lock',
     };
     // Wait until both are queued on the lock (each check is a round trip).
     while ((await blocked()) < 2);
-    const lookup = await stores.accounts.widgetLookup('pk_a1', ['https://shop.example']);
+    const lookup = await stores.accounts.widgetLookup('pk_a1', ['https://shop.example'], '2026-01-01T00:00:00.000Z');
     expect(lookup?.account.id).toBe('a1');
     expect(await blocked()).toBe(2);
     await held`SELECT pg_advisory_unlock(42)`;

@@ -37,6 +37,8 @@ const sameRows: Same<typeof lite.accounts.$inferSelect, typeof pg.accounts.$infe
   Same<typeof lite.usage.$inferSelect, typeof pg.usage.$inferSelect> &
   Same<typeof lite.usageDaily.$inferSelect, typeof pg.usageDaily.$inferSelect> &
   Same<typeof lite.webhookDaily.$inferSelect, typeof pg.webhookDaily.$inferSelect> &
+  Same<typeof lite.refusedDaily.$inferSelect, typeof pg.refusedDaily.$inferSelect> &
+  Same<typeof lite.skippedDaily.$inferSelect, typeof pg.skippedDaily.$inferSelect> &
   Same<typeof lite.widgetConfigs.$inferSelect, typeof pg.widgetConfigs.$inferSelect> &
   Same<typeof lite.signingSecrets.$inferSelect, typeof pg.signingSecrets.$inferSelect> &
   Same<typeof lite.customCalculators.$inferSelect, typeof pg.customCalculators.$inferSelect> &
@@ -90,7 +92,7 @@ for (const dialect of DIALECTS) {
           await s.accounts.findByApiKey('pk_a1'),
           await s.accounts.findById('a1'),
           await s.accounts.findByEmail('a1@shop.example'),
-          (await s.accounts.widgetLookup('pk_a1', ['https://a.example']))?.account,
+          (await s.accounts.widgetLookup('pk_a1', ['https://a.example'], '2026-01-01T00:00:00.000Z'))?.account,
           ...(await s.accounts.listWithUsage('2026-05')).map(({ loads, ...account }) => account),
         ];
         expect(accountRows).toHaveLength(5);

@@ -6,6 +6,10 @@ import { usePostgres } from '../../helpers/postgres.ts';
 const cluster = usePostgres();
 /** When the webhook of the config tests was saved: before each outcome they write. */
 const SAVED_AT = '2026-11-25T09:00:00.000Z';
+/** Pending requests made at or before this have expired (the widget's lookup and the pending count take it). */
+const EXPIRED_AT = '2026-01-01T00:00:00.000Z';
+/** No usage at all: the lists of a flush, each empty. */
+const NO_DELTAS = { monthly: [], loads: [], calls: [], refused: [], skipped: [] };
 
 const account = (id: string) => accountRow(id, `2026-01-0${id.length % 9}T00:00:00.000Z`);
 
@@ -25,10 +29,26 @@ for (const dialect of DIALECTS) {
         expect(row).toMatchObject({ plan: 'extra', apiKey: 'pk_new', tokensValidAfter: 1_800_000_000_000 });
         // The widget's own lookups answer the same row, a 64-bit timestamp as a number.
         expect(await s.accounts.findByApiKey('pk_new')).toEqual(row);
-        expect((await s.accounts.widgetLookup('pk_new', ['https://a.example']))?.account).toEqual(row);
+        expect((await s.accounts.widgetLookup('pk_new', ['https://a.example'], EXPIRED_AT))?.account).toEqual(row);
+        // The owner's limits are columns of the row: named ones change, the others stay.
+        expect(row).toMatchObject({
+          loadsPerDay: null,
+          loadsPerDayPerDomain: null,
+          pullsPerSecond: null,
+          registerDomain: 1,
+        });
+        await s.accounts.setLimits('a1', { loadsPerDay: 500, pullsPerSecond: 3, registerDomain: 0 });
+        await s.accounts.setLimits('a1', { pullsPerSecond: null });
+        expect(await s.accounts.findByApiKey('pk_new')).toMatchObject({
+          loadsPerDay: 500,
+          loadsPerDayPerDomain: null,
+          pullsPerSecond: null,
+          registerDomain: 0,
+        });
+        await s.accounts.setLimits('a1', { loadsPerDay: null, registerDomain: 1 });
         expect(await s.accounts.findByEmail('a1@shop.example')).toEqual(row);
         await s.domains.insert({ accountId: 'a1', origin: 'https://a.example', status: 'active', createdAt: 'x' });
-        await s.usage.addAll({ monthly: [{ accountId: 'a1', period: '2026-05', loads: 2 }], loads: [], calls: [] });
+        await s.usage.addAll({ ...NO_DELTAS, monthly: [{ accountId: 'a1', period: '2026-05', loads: 2 }] });
         expect(await s.accounts.listWithUsage('2026-05')).toEqual([{ ...(row as NonNullable<typeof row>), loads: 2 }]);
         expect(await s.accounts.count()).toBe(1);
         expect(await s.accounts.delete('a1')).toBe(true);
@@ -48,23 +68,34 @@ for (const dialect of DIALECTS) {
         const exact = 'https://shop.example';
         const candidates = ['https://a.b.shop.example', 'https://*.b.shop.example', 'https://*.shop.example'];
         const row = await s.accounts.findById('a1');
-        expect(await s.accounts.widgetLookup('pk_a1', [exact])).toEqual({
+        expect(await s.accounts.widgetLookup('pk_a1', [exact], EXPIRED_AT)).toEqual({
           account: row as NonNullable<typeof row>,
           domainStatus: undefined,
         });
-        expect(await s.accounts.widgetLookup('pk_none', [exact])).toBeUndefined();
+        expect(await s.accounts.widgetLookup('pk_none', [exact], EXPIRED_AT)).toBeUndefined();
         // Another account's active wildcard admits nothing for this key.
         await s.domains.insert({ accountId: 'b22', origin: candidates[2] as string, status: 'active', createdAt: 'x' });
-        expect((await s.accounts.widgetLookup('pk_a1', candidates))?.domainStatus).toBeUndefined();
-        expect((await s.accounts.widgetLookup('pk_b22', candidates))?.domainStatus).toBe('active');
+        expect((await s.accounts.widgetLookup('pk_a1', candidates, EXPIRED_AT))?.domainStatus).toBeUndefined();
+        expect((await s.accounts.widgetLookup('pk_b22', candidates, EXPIRED_AT))?.domainStatus).toBe('active');
         await s.domains.insert({ accountId: 'a1', origin: candidates[0] as string, status: 'pending', createdAt: 'x' });
-        expect((await s.accounts.widgetLookup('pk_a1', candidates))?.domainStatus).toBe('pending');
-        expect((await s.accounts.widgetLookup('pk_a1', [exact]))?.domainStatus).toBeUndefined();
+        expect((await s.accounts.widgetLookup('pk_a1', candidates, EXPIRED_AT))?.domainStatus).toBe('pending');
+        expect((await s.accounts.widgetLookup('pk_a1', [exact], EXPIRED_AT))?.domainStatus).toBeUndefined();
+        // A pending request made at or before the cut-off has expired: as if it were not there.
+        const old = 'https://old.example';
+        await s.domains.insert({ accountId: 'a1', origin: old, status: 'pending', createdAt: EXPIRED_AT });
+        expect((await s.accounts.widgetLookup('pk_a1', [old], EXPIRED_AT))?.domainStatus).toBeUndefined();
+        expect((await s.accounts.widgetLookup('pk_a1', [old], '2025-12-31T23:59:59.999Z'))?.domainStatus).toBe(
+          'pending',
+        );
         // An active wildcard outranks the pending exact origin, whatever the candidate order.
         await s.domains.insert({ accountId: 'a1', origin: candidates[1] as string, status: 'active', createdAt: 'x' });
-        expect((await s.accounts.widgetLookup('pk_a1', candidates))?.domainStatus).toBe('active');
-        expect((await s.accounts.widgetLookup('pk_a1', [...candidates].reverse()))?.domainStatus).toBe('active');
-        expect((await s.accounts.widgetLookup('pk_a1', candidates.slice(0, 1)))?.domainStatus).toBe('pending');
+        expect((await s.accounts.widgetLookup('pk_a1', candidates, EXPIRED_AT))?.domainStatus).toBe('active');
+        expect((await s.accounts.widgetLookup('pk_a1', [...candidates].reverse(), EXPIRED_AT))?.domainStatus).toBe(
+          'active',
+        );
+        expect((await s.accounts.widgetLookup('pk_a1', candidates.slice(0, 1), EXPIRED_AT))?.domainStatus).toBe(
+          'pending',
+        );
       } finally {
         await s.close();
       }
@@ -83,7 +114,7 @@ for (const dialect of DIALECTS) {
           });
         const results = await Promise.all([insertOnce(), insertOnce(), insertOnce(), insertOnce()]);
         expect(results.filter(Boolean)).toHaveLength(1);
-        expect(await s.domains.countPending('a1')).toBe(1);
+        expect(await s.domains.countPending('a1', EXPIRED_AT)).toBe(1);
         await expect(
           s.domains.transaction(async (tx) => {
             await tx.activate('a1', origin);
@@ -93,6 +124,31 @@ for (const dialect of DIALECTS) {
         expect(await s.domains.status('a1', origin)).toBe('pending');
         expect(await s.domains.remove('a1', origin)).toBe(true);
         expect(await s.domains.status('a1', origin)).toBeUndefined();
+        // Expired pending requests: not counted, and removed by the housekeeping for every account.
+        await s.domains.insert({
+          accountId: 'a1',
+          origin: 'https://c.example',
+          status: 'pending',
+          createdAt: EXPIRED_AT,
+        });
+        await s.domains.insert({
+          accountId: 'a1',
+          origin: 'https://d.example',
+          status: 'pending',
+          createdAt: SAVED_AT,
+        });
+        await s.domains.insert({
+          accountId: 'a1',
+          origin: 'https://e.example',
+          status: 'active',
+          createdAt: EXPIRED_AT,
+        });
+        expect(await s.domains.countPending('a1', EXPIRED_AT)).toBe(1);
+        expect(await s.domains.removeExpired(EXPIRED_AT)).toBe(1);
+        expect((await s.domains.list('a1')).map((row) => row.origin)).toEqual([
+          'https://e.example',
+          'https://d.example',
+        ]);
       } finally {
         await s.close();
       }
@@ -106,6 +162,8 @@ for (const dialect of DIALECTS) {
           monthly: [{ accountId: 'a1', period: '2026-05', loads: 3 }],
           loads: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', domain: 'https://a.example', loads: 3 }],
           calls: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', outcome: 'ok' as const, calls: 1 }],
+          refused: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', reason: 'cap_reached' as const, count: 2 }],
+          skipped: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', reason: 'capped' as const, count: 1 }],
         };
         // A deleted account's counts are dropped, not a failure for everyone else's.
         const ghost = { ...delta, monthly: [...delta.monthly, { accountId: 'gone', period: '2026-05', loads: 9 }] };
@@ -117,8 +175,16 @@ for (const dialect of DIALECTS) {
         expect(await s.usage.dailyCalls('a1', '2026-05-01', '2026-05-31')).toEqual([
           { date: '2026-05-02', calcId: 'bmi', outcome: 'ok', calls: 10 },
         ]);
+        expect(await s.usage.dailyRefused('a1', '2026-05-01', '2026-05-31')).toEqual([
+          { date: '2026-05-02', calcId: 'bmi', reason: 'cap_reached', count: 20 },
+        ]);
+        expect(await s.usage.dailySkipped('a1', '2026-05-01', '2026-05-31')).toEqual([
+          { date: '2026-05-02', calcId: 'bmi', reason: 'capped', count: 10 },
+        ]);
+        expect(await s.usage.loadsOnDay('a1', '2026-05-02')).toEqual([{ domain: 'https://a.example', loads: 30 }]);
+        expect(await s.usage.loadsOnDay('a1', '2026-05-03')).toEqual([]);
         expect(await s.usage.loadsBetween('a1', '2026-05-01', '2026-05-31')).toBe(30);
-        expect(await s.usage.pruneBefore('2026-05-03')).toEqual({ loads: 1, calls: 1 });
+        expect(await s.usage.pruneBefore('2026-05-03')).toEqual({ loads: 1, calls: 1, refused: 1, skipped: 1 });
         expect(await s.usage.loadsBetween('a1', '2026-05-01', '2026-05-31')).toBe(0);
         expect(await s.usage.loads('a1', '2026-05')).toBe(30);
       } finally {
@@ -139,7 +205,7 @@ for (const dialect of DIALECTS) {
           loads: 2,
         }));
         const total = MAX_PENDING_DAY_KEYS * 2;
-        await s.usage.addAll({ monthly: [{ accountId: 'a1', period: '2026-05', loads: total }], loads, calls: [] });
+        await s.usage.addAll({ ...NO_DELTAS, monthly: [{ accountId: 'a1', period: '2026-05', loads: total }], loads });
         expect(await s.usage.loads('a1', '2026-05')).toBe(total);
         expect(await s.usage.loadsBetween('a1', '2026-05-01', '2026-05-31')).toBe(total);
       } finally {

@@ -2,7 +2,8 @@ import { expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { openDatabase } from '../../../src/db/client.ts';
 import { createUsageStore } from '../../../src/db/usage-store.ts';
-import { createUsageCounter, dayOf, periodOf } from '../../../src/usage/counter.ts';
+import { createUsageCounter, dayOf, periodOf, quotaThresholdCrossed } from '../../../src/usage/counter.ts';
+import { MAX_DAY_DOMAINS } from '../../../src/usage/day-totals.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 
 function setup() {
@@ -42,9 +43,9 @@ test('dayOf is the UTC day, on both sides of midnight and before 1970', async ()
 test('counts in memory, includes unflushed counts, writes on flush, refuses at the limit', async () => {
   using s = setup();
   const counter = createUsageCounter(s.store);
-  expect(await counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(true);
-  expect(await counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(true);
-  expect(await counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe(false);
+  expect(await counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe('ok');
+  expect(await counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe('ok');
+  expect(await counter.tryCount('a1', '2026-05-02', 2, 'bmi', SHOP)).toBe('quota_exceeded');
   expect(await counter.used('a1', '2026-05')).toBe(2);
   expect(await s.store.loads('a1', '2026-05')).toBe(0);
   await counter.flush();
@@ -106,6 +107,7 @@ test('a flush that fails keeps every count pending, and the next one writes them
   let fail = true;
   const counter = createUsageCounter({
     loads: s.store.loads,
+    loadsOnDay: s.store.loadsOnDay,
     async addAll(deltas) {
       if (fail) throw new Error('disk full');
       await s.store.addAll(deltas);
@@ -174,7 +176,7 @@ test('a new counter starts from what is stored (restart)', async () => {
   await first.flush();
   const second = createUsageCounter(s.store);
   expect(await second.used('a1', '2026-05')).toBe(5);
-  expect(await second.tryCount('a1', '2026-05-03', 5, 'bmi', SHOP)).toBe(false);
+  expect(await second.tryCount('a1', '2026-05-03', 5, 'bmi', SHOP)).toBe('quota_exceeded');
 });
 
 test('prune forgets flushed old months but keeps unflushed counts', async () => {
@@ -195,7 +197,7 @@ test('pruneBefore deletes per-day rows dated before the cut-off day only', async
     counter.countCall('a1', day, 'bmi', 'ok');
   }
   await counter.flush();
-  expect(await s.store.pruneBefore('2025-03-02')).toEqual({ loads: 1, calls: 1 });
+  expect(await s.store.pruneBefore('2025-03-02')).toEqual({ loads: 1, calls: 1, refused: 0, skipped: 0 });
   expect((await s.store.dailyLoads('a1', '2025-01-01', '2025-12-31')).map((row) => row.date)).toEqual([
     '2025-03-02',
     '2025-03-03',
@@ -215,24 +217,25 @@ test('the load that reaches the limit calls onLimitReached once, before it is an
     calls += 1;
     await counter.flush();
   });
-  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
-  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
+  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe('ok');
+  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe('ok');
   expect(calls).toBe(0);
-  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(true);
+  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe('ok');
   expect(calls).toBe(1);
   expect(await s.store.loads('a1', '2026-05')).toBe(3);
-  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe(false);
+  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe('quota_exceeded');
   expect(calls).toBe(1);
-  expect(counter.deltas()).toEqual({ monthly: [], loads: [], calls: [] });
+  expect(counter.deltas()).toEqual({ monthly: [], loads: [], calls: [], refused: [], skipped: [] });
 });
 
 test('during a long outage pending per-day keys stop at the cap: months stay exact, the rest is reported, then written', async () => {
   using s = setup();
   let down = true;
-  const reports: { loads: number; calls: number; cap: number }[] = [];
+  const reports: { loads: number; calls: number; refused: number; skipped: number; cap: number }[] = [];
   const counter = createUsageCounter(
     {
       loads: s.store.loads,
+      loadsOnDay: s.store.loadsOnDay,
       async addAll(deltas) {
         if (down) throw new Error('database unreachable');
         await s.store.addAll(deltas);
@@ -256,7 +259,7 @@ test('during a long outage pending per-day keys stop at the cap: months stay exa
   expect(await counter.used('a2', '2026-05')).toBe(1);
   await expect(counter.flush()).rejects.toThrow('database unreachable');
   // Reported once, at the next flush attempt, and not again without new losses.
-  expect(reports).toEqual([{ loads: 2, calls: 1, cap: 3 }]);
+  expect(reports).toEqual([{ loads: 2, calls: 1, refused: 0, skipped: 0, cap: 3 }]);
   await expect(counter.flush()).rejects.toThrow('database unreachable');
   expect(reports).toHaveLength(1);
   // The database returns: everything kept is written once, and there is room again.
@@ -274,4 +277,131 @@ test('during a long outage pending per-day keys stop at the cap: months stay exa
   expect(counter.deltas().loads).toEqual([
     { accountId: 'a1', day: '2026-05-04', calcId: 'bmi', domain: SHOP, loads: 1 },
   ]);
+});
+
+test('quotaThresholdCrossed: the load that reaches 80 % warns, the one that reaches 100 % exhausts, others nothing', () => {
+  expect(quotaThresholdCrossed(799, 800, 1000)).toBe('warning');
+  expect(quotaThresholdCrossed(800, 801, 1000)).toBeNull();
+  expect(quotaThresholdCrossed(998, 999, 1000)).toBeNull();
+  expect(quotaThresholdCrossed(999, 1000, 1000)).toBe('exhausted');
+  // A jump (other servers' counts read after a flush) crosses as well.
+  expect(quotaThresholdCrossed(700, 900, 1000)).toBe('warning');
+  expect(quotaThresholdCrossed(700, 1000, 1000)).toBe('exhausted');
+  expect(quotaThresholdCrossed(0, 1, 1)).toBe('exhausted');
+});
+
+const CAPS = (loadsPerDay: number | null, loadsPerDayPerDomain: number | null) => ({
+  loadsPerDay,
+  loadsPerDayPerDomain,
+});
+
+test('daily caps: N loads a day in all and per origin, the next refused without counting; the next day again', async () => {
+  using s = setup();
+  const counter = createUsageCounter(s.store);
+  const caps = CAPS(3, 2);
+  const load = (day: string, domain: string) => counter.tryCount('a1', day, 100, 'bmi', domain, caps);
+  expect(await load('2026-05-02', SHOP)).toBe('ok');
+  expect(await load('2026-05-02', SHOP)).toBe('ok');
+  expect(await load('2026-05-02', SHOP)).toBe('domain_cap');
+  expect(await counter.admits('a1', '2026-05-02', 100, SHOP, caps)).toBe('domain_cap');
+  expect(await counter.admits('a1', '2026-05-02', 100, BLOG, caps)).toBe('ok');
+  expect(await load('2026-05-02', BLOG)).toBe('ok');
+  expect(await load('2026-05-02', BLOG)).toBe('day_cap');
+  expect(await counter.admits('a1', '2026-05-02', 100, BLOG, caps)).toBe('day_cap');
+  expect(await counter.used('a1', '2026-05')).toBe(3);
+  // The quota is checked first.
+  expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', BLOG, caps)).toBe('quota_exceeded');
+  expect(await load('2026-05-03', SHOP)).toBe('ok');
+  expect(await counter.used('a1', '2026-05')).toBe(4);
+  // Without caps, nothing of the day limits a load.
+  expect(await counter.tryCount('a1', '2026-05-03', 100, 'bmi', SHOP)).toBe('ok');
+});
+
+test('daily caps: a failed flush keeps the day’s counts; another server’s written loads count from the next flush', async () => {
+  using s = setup();
+  let fail = true;
+  const caps = CAPS(5, null);
+  const a = createUsageCounter({
+    loads: s.store.loads,
+    loadsOnDay: s.store.loadsOnDay,
+    async addAll(deltas) {
+      if (fail) throw new Error('disk full');
+      await s.store.addAll(deltas);
+    },
+  });
+  const b = createUsageCounter(s.store);
+  expect(await a.tryCount('a1', '2026-05-02', 100, 'bmi', SHOP, caps)).toBe('ok');
+  expect(await a.tryCount('a1', '2026-05-02', 100, 'bmi', SHOP, caps)).toBe('ok');
+  await expect(a.flush()).rejects.toThrow('disk full');
+  fail = false;
+  // Server B counts 2 of its own and writes them; A learns of them at its next flush.
+  expect(await b.tryCount('a1', '2026-05-02', 100, 'bmi', BLOG, caps)).toBe('ok');
+  expect(await b.tryCount('a1', '2026-05-02', 100, 'bmi', BLOG, caps)).toBe('ok');
+  await b.flush();
+  expect(await a.tryCount('a1', '2026-05-02', 100, 'bmi', SHOP, caps)).toBe('ok');
+  await a.flush();
+  // 3 of A's and 2 of B's: A has read B's at its flush, so the cap of 5 is reached there.
+  expect(await a.admits('a1', '2026-05-02', 100, SHOP, caps)).toBe('day_cap');
+  // B last read before A's were written: it lets one more through, and knows after its next flush.
+  expect(await b.tryCount('a1', '2026-05-02', 100, 'bmi', BLOG, caps)).toBe('ok');
+  await b.flush();
+  expect(await b.tryCount('a1', '2026-05-02', 100, 'bmi', BLOG, caps)).toBe('day_cap');
+  expect(await s.store.loadsOnDay('a1', '2026-05-02')).toEqual(
+    expect.arrayContaining([
+      { domain: SHOP, loads: 3 },
+      { domain: BLOG, loads: 3 },
+    ]),
+  );
+});
+
+test('refused calls and skipped pulls count by day, calculator and reason, in the same flush and under the same cap', async () => {
+  using s = setup();
+  const reports: { refused: number; skipped: number }[] = [];
+  const counter = createUsageCounter(s.store, () => {}, {
+    maxPendingDayKeys: 2,
+    onDropped: (dropped) => reports.push(dropped),
+  });
+  counter.countRefused('a1', '2026-05-02', 'bmi', 'cap_reached');
+  counter.countRefused('a1', '2026-05-02', 'bmi', 'cap_reached');
+  counter.countRefused('a1', '2026-05-02', 'tip', 'rate_limited');
+  counter.countSkipped('a1', '2026-05-02', 'bmi', 'capped');
+  // The third new key is past the cap of 2.
+  expect(counter.pendingRefused('a1', '2026-05-01', '2026-05-31')).toEqual([
+    { date: '2026-05-02', calcId: 'bmi', reason: 'cap_reached', count: 2 },
+    { date: '2026-05-02', calcId: 'tip', reason: 'rate_limited', count: 1 },
+  ]);
+  expect(counter.pendingSkipped('a1', '2026-05-01', '2026-05-31')).toEqual([]);
+  await counter.flush();
+  expect(reports).toMatchObject([{ refused: 0, skipped: 1 }]);
+  counter.countSkipped('a1', '2026-05-02', 'bmi', 'capped');
+  counter.countSkipped('a2', '2026-05-02', 'bmi', 'busy');
+  await counter.flush();
+  expect(await s.store.dailyRefused('a1', '2026-05-01', '2026-05-31')).toEqual([
+    { date: '2026-05-02', calcId: 'bmi', reason: 'cap_reached', count: 2 },
+    { date: '2026-05-02', calcId: 'tip', reason: 'rate_limited', count: 1 },
+  ]);
+  expect(await s.store.dailySkipped('a1', '2026-05-01', '2026-05-31')).toEqual([
+    { date: '2026-05-02', calcId: 'bmi', reason: 'capped', count: 1 },
+  ]);
+  expect(await s.store.dailySkipped('a2', '2026-05-01', '2026-05-31')).toEqual([
+    { date: '2026-05-02', calcId: 'bmi', reason: 'busy', count: 1 },
+  ]);
+});
+
+test(`a per-origin cap follows at most ${MAX_DAY_DOMAINS} origins a day: loads from more are refused, not remembered`, async () => {
+  using s = setup();
+  const counter = createUsageCounter(s.store);
+  const perDomain = CAPS(null, 5);
+  for (let i = 0; i < MAX_DAY_DOMAINS; i++)
+    expect(await counter.tryCount('a1', '2026-05-02', 1_000_000, 'bmi', `https://s${i}.shop.example`, perDomain)).toBe(
+      'ok',
+    );
+  expect(await counter.tryCount('a1', '2026-05-02', 1_000_000, 'bmi', 'https://one-more.shop.example', perDomain)).toBe(
+    'domain_cap',
+  );
+  // Known origins go on to their cap; without a per-origin cap the day is not limited by origins.
+  expect(await counter.tryCount('a1', '2026-05-02', 1_000_000, 'bmi', 'https://s0.shop.example', perDomain)).toBe('ok');
+  expect(
+    await counter.tryCount('a1', '2026-05-02', 1_000_000, 'bmi', 'https://one-more.shop.example', CAPS(1e9, null)),
+  ).toBe('ok');
 });
