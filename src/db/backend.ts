@@ -1,5 +1,8 @@
 import { createLoginLimiter, type LoginLimiter } from '../limits/login-limiter.ts';
 import { createAccountsStore } from './accounts-store.ts';
+import { createDeliveryStore } from './delivery-store.ts';
+import { createPgDeliveryStore, createPgResultsEndpointStore } from './postgres/delivery-stores.ts';
+import { createResultsEndpointStore } from './results-endpoint-store.ts';
 import type { OpenDatabase } from './client.ts';
 import { DatabaseTimeout } from './faults.ts';
 import { createDomainsStore } from './domains-store.ts';
@@ -30,6 +33,8 @@ export function storesOf(backend: Backend) {
       usage: createUsageStore(db),
       configs: createWidgetConfigStore(db),
       signingSecrets: createSigningSecretsStore(db),
+      resultsEndpoints: createResultsEndpointStore(db),
+      deliveries: createDeliveryStore(db),
     };
   }
   const { db, widget } = backend;
@@ -41,6 +46,10 @@ export function storesOf(backend: Backend) {
     usage: guarded(createPgUsageStore(db), { unbounded: ['addAll'] }),
     configs: guarded(createPgWidgetConfigStore(db)),
     signingSecrets: guarded(createPgSigningSecretsStore(db)),
+    resultsEndpoints: guarded(createPgResultsEndpointStore(db)),
+    // An attempt's record (and a claim's leases) given up on while PostgreSQL still commits
+    // it would be made again: waited for, as the usage flush is.
+    deliveries: guarded(createPgDeliveryStore(db), { unbounded: ['finish', 'claim', 'claimOne'] }),
   };
 }
 

@@ -34,12 +34,12 @@ const DEFAULT_MAX_BYTES = 256 * 1024;
  * Built from the parsed URL's own serialised parts (no second parse): the scheme is
  * http(s), the address is the policy's canonical text and the port a checked number.
  */
-function pinnedUrl(target: WebhookTarget, address: string): string {
+export function pinnedUrl(target: WebhookTarget, address: string): string {
   const literal = address.includes(':') ? `[${address}]` : address;
   return `${target.url.protocol}//${literal}:${target.port}${target.url.pathname}${target.url.search}`;
 }
 
-function tlsOptions(target: WebhookTarget): BunFetchRequestInit['tls'] {
+export function tlsOptions(target: WebhookTarget): BunFetchRequestInit['tls'] {
   if (target.url.protocol !== 'https:') return undefined;
   // rejectUnauthorized: explicit, so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn
   // verification off. serverName: SNI and certificate name stay the customer's host

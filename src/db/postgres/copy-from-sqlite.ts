@@ -18,6 +18,9 @@ const TABLES: readonly [SQLiteTable, PgTable][] = [
   [lite.usage, pg.usage],
   [lite.usageDaily, pg.usageDaily],
   [lite.webhookDaily, pg.webhookDaily],
+  [lite.resultsEndpoints, pg.resultsEndpoints],
+  [lite.deliveryEvents, pg.deliveryEvents],
+  [lite.deliveryAttempts, pg.deliveryAttempts],
 ];
 
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters. */
