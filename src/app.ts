@@ -109,7 +109,12 @@ export function createApp(options: AppOptions) {
     deliveries: stores.deliveries,
     endpoints: stores.resultsEndpoints,
     cipher,
-    post: { resolve: webhook.resolve, policy: webhook.policy, userAgent: webhook.userAgent, timeoutMs: webhook.timeoutMs },
+    post: {
+      resolve: webhook.resolve,
+      policy: webhook.policy,
+      userAgent: webhook.userAgent,
+      timeoutMs: webhook.timeoutMs,
+    },
     schedule: retrySchedule(config.deliveryBackoffScale),
     now,
     logger,

@@ -135,7 +135,9 @@ async function serve(config: ServerConfig, logger: Logger, database: Backend, lo
       delivery.stop(deadline),
     ]);
     if (attemptsCut > 0) {
-      logger.warn(`shutdown deadline reached: ${attemptsCut} deliveries still in flight are attempted again at the next start`);
+      logger.warn(
+        `shutdown deadline reached: ${attemptsCut} deliveries still in flight are attempted again at the next start`,
+      );
     }
     if (cut > 0) {
       logger.warn(`shutdown deadline reached: closed ${cut} requests still in progress`, {

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, lt, or, sql } from 'drizzle-orm';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import type { NewEvent } from '../delivery/events.ts';
 import type { Db } from './client.ts';
@@ -106,15 +106,22 @@ export function createDeliveryStore(db: Db) {
       ),
 
     /** Leases one pending event now, whenever it is due, unless another attempt holds it. */
-    claimOne: (id: string, request: Omit<ClaimRequest, 'limit' | 'skipAccounts'>): Promise<DeliveryEventRow | undefined> =>
-      gate.write(() => claimById.get({ id, ...request }) ?? undefined),
+    claimOne: (
+      id: string,
+      request: Omit<ClaimRequest, 'limit' | 'skipAccounts'>,
+    ): Promise<DeliveryEventRow | undefined> => gate.write(() => claimById.get({ id, ...request }) ?? undefined),
 
     /** Gives leased events back unattempted (claimed past an endpoint's share). */
     release: (ids: readonly string[], owner: string): Promise<void> =>
       gate.write(() => {
         db.update(deliveryEvents)
           .set({ leaseOwner: null, leaseUntil: null })
-          .where(and(eq(deliveryEvents.leaseOwner, owner), sql`${deliveryEvents.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`))
+          .where(
+            and(
+              eq(deliveryEvents.leaseOwner, owner),
+              sql`${deliveryEvents.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+            ),
+          )
           .run();
       }),
 

@@ -6,7 +6,10 @@ import { writeGateOf } from './write-gate.ts';
 export type ResultsEndpointRow = typeof resultsEndpoints.$inferSelect;
 
 /** What saving the endpoint again changes: where it points, what it receives, whether it is on. */
-export type EndpointChange = Pick<ResultsEndpointRow, 'url' | 'events' | 'disabledReason' | 'failingSince' | 'updatedAt'>;
+export type EndpointChange = Pick<
+  ResultsEndpointRow,
+  'url' | 'events' | 'disabledReason' | 'failingSince' | 'updatedAt'
+>;
 
 /** A rotation's new secrets. */
 export type SecretChange = Pick<ResultsEndpointRow, 'secret' | 'previousSecret' | 'previousValidUntil' | 'updatedAt'>;
@@ -103,7 +106,10 @@ export function createResultsEndpointStore(db: Db) {
     /** Stops deliveries until the owner saves the endpoint again (a 410, say). */
     disable: (accountId: string, reason: string): Promise<void> =>
       gate.write(() => {
-        db.update(resultsEndpoints).set({ disabledReason: reason }).where(eq(resultsEndpoints.accountId, accountId)).run();
+        db.update(resultsEndpoints)
+          .set({ disabledReason: reason })
+          .where(eq(resultsEndpoints.accountId, accountId))
+          .run();
       }),
   };
 }

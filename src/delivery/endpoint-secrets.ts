@@ -19,7 +19,9 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** Whether the previous secret still signs at `now`. */
 export function inOverlap(row: Pick<ResultsEndpointRow, 'previousSecret' | 'previousValidUntil'>, now: Date): boolean {
-  return row.previousSecret !== null && row.previousValidUntil !== null && Date.parse(row.previousValidUntil) > now.getTime();
+  return (
+    row.previousSecret !== null && row.previousValidUntil !== null && Date.parse(row.previousValidUntil) > now.getTime()
+  );
 }
 
 /** The secrets that sign an attempt at `now`: the current one, then the previous during its overlap. */

@@ -67,7 +67,7 @@ export function createDeliveryWorker(deps: WorkerDeps) {
   const inFlight = new Set<Promise<unknown>>();
   let started = false;
   let stopped = false;
-  let claiming = false;
+  let claiming: Promise<void> | null = null;
   let again = false;
   let poll: ReturnType<typeof setInterval> | undefined;
   let lastPrune = Number.NEGATIVE_INFINITY;
@@ -189,13 +189,12 @@ export function createDeliveryWorker(deps: WorkerDeps) {
       again = true;
       return;
     }
-    claiming = true;
-    claimRound()
+    claiming = claimRound()
       .catch((error: unknown) =>
         deps.logger.error('looking for due deliveries failed; will retry', { error: String(error) }),
       )
       .finally(() => {
-        claiming = false;
+        claiming = null;
       });
   }
 
@@ -234,6 +233,14 @@ export function createDeliveryWorker(deps: WorkerDeps) {
       const now = deps.now().getTime();
       const event = await deps.deliveries.claimOne(eventId, { now, leaseUntil: now + LEASE_MS, owner: deps.owner });
       return event ? launch(event) : null;
+    },
+
+    /**
+     * Settles once nothing is being claimed or attempted here: after a `wake()`, every event
+     * that was due has been attempted (what tests and drills wait for instead of time).
+     */
+    async idle(): Promise<void> {
+      while (claiming || inFlight.size > 0) await Promise.allSettled([claiming, ...inFlight]);
     },
 
     /** Attempts in flight here: for one account, or in all. */

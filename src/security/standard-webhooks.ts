@@ -24,7 +24,9 @@ export function signedHeaders(
   const signed = `${message.id}.${timestamp}.${message.body}`;
   const signatures = secrets.map(
     (secret) =>
-      `v1,${createHmac('sha256', Buffer.from(secret.slice(PREFIX.length), 'base64')).update(signed).digest('base64')}`,
+      `v1,${createHmac('sha256', Buffer.from(secret.slice(PREFIX.length), 'base64'))
+        .update(signed)
+        .digest('base64')}`,
   );
   return {
     'webhook-id': message.id,

@@ -16,7 +16,10 @@ export const LOCAL_TEST_HINT =
  * rules as each call makes again. Answers why the URL is refused (the reason, with the local
  * test hint for a refused address), or null.
  */
-export async function urlRefusal(raw: string, deps: { resolve: Resolver; policy: AddressPolicy }): Promise<string | null> {
+export async function urlRefusal(
+  raw: string,
+  deps: { resolve: Resolver; policy: AddressPolicy },
+): Promise<string | null> {
   const target = parseWebhookUrl(raw);
   if (isWebhookUrlError(target)) return withHint(target.reason, target.outcome);
   const checked = await resolveAndCheck(target, {

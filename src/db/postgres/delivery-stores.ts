@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, lt, or, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { NewEvent } from '../../delivery/events.ts';
 import { selectList } from '../columns.ts';
@@ -21,7 +21,11 @@ import { deliveryAttempts, deliveryEvents, resultsEndpoints } from './schema.ts'
  *     await db.transaction(async (tx) => { await tx.insert(results).values(row); await addPgEventIn(tx, event, now) })
  */
 // biome-ignore lint/suspicious/noExplicitAny: any PostgreSQL drizzle database or transaction
-export async function addPgEventIn(tx: PgDatabase<PgQueryResultHKT, any, any>, event: NewEvent, now: number): Promise<boolean> {
+export async function addPgEventIn(
+  tx: PgDatabase<PgQueryResultHKT, any, any>,
+  event: NewEvent,
+  now: number,
+): Promise<boolean> {
   const receives = event.type === 'test' ? sql`TRUE` : sql`events LIKE ${`%"${event.type}"%`}`;
   const inserted = await tx.execute(
     sql`INSERT INTO delivery_events (id, account_id, type, payload, status, attempts, next_attempt_at, created_at)
@@ -42,7 +46,8 @@ export function createPgResultsEndpointStore(db: PgDb): ResultsEndpointStore {
   return {
     find: async (accountId) =>
       (await db.select().from(resultsEndpoints).where(eq(resultsEndpoints.accountId, accountId)))[0],
-    insert: async (row) => (await db.insert(resultsEndpoints).values(row).onConflictDoNothing().returning(ids)).length === 1,
+    insert: async (row) =>
+      (await db.insert(resultsEndpoints).values(row).onConflictDoNothing().returning(ids)).length === 1,
     update: async (accountId, change) =>
       (await db.update(resultsEndpoints).set(change).where(eq(resultsEndpoints.accountId, accountId)).returning(ids))
         .length === 1,
@@ -76,7 +81,10 @@ export function createPgResultsEndpointStore(db: PgDb): ResultsEndpointStore {
       return row !== undefined && row.disabledReason !== null;
     },
     disable: async (accountId, reason) => {
-      await db.update(resultsEndpoints).set({ disabledReason: reason }).where(eq(resultsEndpoints.accountId, accountId));
+      await db
+        .update(resultsEndpoints)
+        .set({ disabledReason: reason })
+        .where(eq(resultsEndpoints.accountId, accountId));
     },
   };
 }
@@ -133,7 +141,7 @@ export function createPgDeliveryStore(db: PgDb): DeliveryStore {
       await db
         .update(deliveryEvents)
         .set({ leaseOwner: null, leaseUntil: null })
-        .where(and(eq(deliveryEvents.leaseOwner, owner), sql`${deliveryEvents.id} = ANY(${[...eventIds]}::text[])`));
+        .where(and(eq(deliveryEvents.leaseOwner, owner), inArray(deliveryEvents.id, [...eventIds])));
     },
     releaseOwner: async (owner) =>
       (

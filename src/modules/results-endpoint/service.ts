@@ -1,7 +1,12 @@
 import type { AccountRow } from '../../db/accounts-store.ts';
 import type { DeliveryStore, LogCursor, LoggedAttempt } from '../../db/delivery-store.ts';
 import type { ResultsEndpointRow, ResultsEndpointStore } from '../../db/results-endpoint-store.ts';
-import { inOverlap, openEndpointSecret, SECRET_OVERLAP_MS, sealEndpointSecret } from '../../delivery/endpoint-secrets.ts';
+import {
+  inOverlap,
+  openEndpointSecret,
+  SECRET_OVERLAP_MS,
+  sealEndpointSecret,
+} from '../../delivery/endpoint-secrets.ts';
 import { EVENT_TYPES, newEvent, type ChoosableEventType } from '../../delivery/events.ts';
 import type { AttemptRecord, DeliveryWorker } from '../../delivery/worker.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
@@ -64,7 +69,8 @@ function toJson(deps: EndpointDeps, row: ResultsEndpointRow): EndpointJson {
   };
   if (row.disabledReason !== null) json.disabledReason = row.disabledReason;
   if (row.failingSince !== null) json.failingSince = row.failingSince;
-  if (inOverlap(row, deps.now()) && row.previousValidUntil !== null) json.previousSecretValidUntil = row.previousValidUntil;
+  if (inOverlap(row, deps.now()) && row.previousValidUntil !== null)
+    json.previousSecretValidUntil = row.previousValidUntil;
   return json;
 }
 
@@ -194,7 +200,11 @@ export async function listDeliveries(
 }
 
 /** Sends an event again under the same `webhook-id` and body. */
-export async function resendEvent(deps: EndpointDeps, account: AccountRow, eventId: string): Promise<{ eventId: string }> {
+export async function resendEvent(
+  deps: EndpointDeps,
+  account: AccountRow,
+  eventId: string,
+): Promise<{ eventId: string }> {
   requirePlan(account);
   requireEnabled(await requireEndpoint(deps, account.id));
   if (!(await deps.deliveries.resend(account.id, eventId, deps.now().getTime())))
