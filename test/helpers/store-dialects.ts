@@ -2,6 +2,9 @@ import { join } from 'node:path';
 import { createAccountsStore } from '../../src/db/accounts-store.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { createDomainsStore } from '../../src/db/domains-store.ts';
+import { createDeliveryStore } from '../../src/db/delivery-store.ts';
+import { createPgDeliveryStore, createPgResultsEndpointStore } from '../../src/db/postgres/delivery-stores.ts';
+import { createResultsEndpointStore } from '../../src/db/results-endpoint-store.ts';
 import { openPostgres } from '../../src/db/postgres/client.ts';
 import {
   createPgAccountsStore,
@@ -40,6 +43,10 @@ export async function freshStores(dialect: Dialect, pg: () => ThrowawayPostgres)
       usage: createUsageStore(database.db),
       configs: createWidgetConfigStore(database.db),
       signingSecrets: createSigningSecretsStore(database.db),
+      resultsEndpoints: createResultsEndpointStore(database.db),
+      deliveries: createDeliveryStore(database.db),
+      /** The drizzle database, for writes of the test's own (a transaction). */
+      sqlite: database.db,
       close: async () => {
         database.close();
         dir[Symbol.dispose]();
@@ -53,6 +60,9 @@ export async function freshStores(dialect: Dialect, pg: () => ThrowawayPostgres)
     usage: createPgUsageStore(opened.db),
     configs: createPgWidgetConfigStore(opened.db),
     signingSecrets: createPgSigningSecretsStore(opened.db),
+    resultsEndpoints: createPgResultsEndpointStore(opened.db),
+    deliveries: createPgDeliveryStore(opened.db),
+    postgres: opened.db,
     close: () => opened.close(),
   };
 }
