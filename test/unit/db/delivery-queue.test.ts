@@ -39,9 +39,10 @@ async function withEndpoint(s: Stores, id: string, events: string[] = ['result.s
 async function writeWithEvent(s: Stores, accountId: string, fail: boolean): Promise<string> {
   const event = newEvent(accountId, 'result.submitted', { result: 1 }, new Date(NOW));
   const boom = new Error('the other write failed');
-  if ('sqlite' in s) {
+  const { sqlite, postgres } = s;
+  if (sqlite) {
     try {
-      s.sqlite.transaction((tx) => {
+      sqlite.transaction((tx) => {
         tx.run(sql`UPDATE accounts SET plan = 'base' WHERE id = ${accountId}`);
         expect(addEventIn(tx, event, NOW)).toBe(true);
         if (fail) throw boom;
@@ -49,8 +50,8 @@ async function writeWithEvent(s: Stores, accountId: string, fail: boolean): Prom
     } catch (error) {
       if (error !== boom) throw error;
     }
-  } else {
-    await s.postgres
+  } else if (postgres) {
+    await postgres
       .transaction(async (tx) => {
         await tx.execute(sql`UPDATE accounts SET plan = 'base' WHERE id = ${accountId}`);
         expect(await addPgEventIn(tx, event, NOW)).toBe(true);
