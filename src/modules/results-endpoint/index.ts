@@ -27,7 +27,7 @@ import {
 } from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
-export type { DeliveryList, EndpointEnvelope, RotatedSecret, SavedEndpoint, TestAnswer } from './model.ts';
+export type { DeliveryList, EndpointEnvelope, QueuedEvent, RotatedSecret, SavedEndpoint, TestAnswer } from './model.ts';
 
 const bearer = [{ bearer: [] }];
 const PATH = '/v1/account/results-endpoint';
