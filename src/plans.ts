@@ -35,7 +35,7 @@ export const webhookPlanRequired = (account: { email: string; plan: Plan }): str
   `Whoever runs this server changes plans with \`${setPlanCommand(account.email, WEBHOOK_PLAN.plan)}\`.`;
 
 /** Plans that may keep visitors' results and deliver them to a results endpoint (docs/results.md). */
-export const RESULTS_PLANS: readonly Plan[] = ['base', 'extra'];
+const RESULTS_PLANS: readonly Plan[] = ['base', 'extra'];
 
 export const hasResults = (plan: Plan): boolean => RESULTS_PLANS.includes(plan);
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, lt, or, sql } from 'drizzle-orm';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import type { NewEvent } from '../delivery/events.ts';
 import type { Db } from './client.ts';
@@ -7,7 +7,7 @@ import { deliveryAttempts, deliveryEvents } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
 export type DeliveryEventRow = typeof deliveryEvents.$inferSelect;
-export type DeliveryAttemptRow = typeof deliveryAttempts.$inferSelect;
+type DeliveryAttemptRow = typeof deliveryAttempts.$inferSelect;
 
 /** An attempt as the log lists it: the attempt's row with its event's type. */
 export type LoggedAttempt = DeliveryAttemptRow & { type: string };

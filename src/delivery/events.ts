@@ -13,10 +13,8 @@ export type EventType = ChoosableEventType | 'test';
 /** How an event stands in the queue: waiting (or in flight), delivered, or given up on. */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
 /** The version of the event body; a change that breaks readers gets a new one. */
-export const EVENT_VERSION = 1;
+const EVENT_VERSION = 1;
 
 /** An event ready to be queued: its id is its `webhook-id`, its payload the exact body sent. */
 export interface NewEvent {
@@ -54,9 +52,4 @@ export function newEvent(accountId: string, type: EventType, data: unknown, now:
     payload: JSON.stringify({ type, version: EVENT_VERSION, id, createdAt, data }),
     createdAt,
   };
-}
-
-/** Whether an endpoint that chose `events` receives an event of `type`. */
-export function receives(events: readonly string[], type: EventType): boolean {
-  return type === 'test' || events.includes(type);
 }

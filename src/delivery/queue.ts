@@ -20,5 +20,3 @@ export function createEventQueue(deps: { deliveries: DeliveryStore; wake: () => 
     wake: deps.wake,
   };
 }
-
-export type EventQueue = ReturnType<typeof createEventQueue>;

@@ -8,7 +8,7 @@ import { activeSecrets } from './endpoint-secrets.ts';
 import type { RetrySchedule } from './schedule.ts';
 
 /** Attempts in flight on one server, for all endpoints together. */
-export const MAX_IN_FLIGHT = 32;
+const MAX_IN_FLIGHT = 32;
 /** Attempts in flight on one server for one endpoint: a slow one never holds more. */
 export const PER_ENDPOINT = 4;
 /** How much of an answer the log keeps. */
@@ -25,7 +25,7 @@ const KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** Why an endpoint was turned off, as the owner reads it. */
-export const DISABLED_AFTER_FAILURES = 'Every delivery failed for five days.';
+const DISABLED_AFTER_FAILURES = 'Every delivery failed for five days.';
 const disabledByGone = (at: string) => `The endpoint answered 410 Gone at ${at}.`;
 
 /** One attempt as the log records it. */

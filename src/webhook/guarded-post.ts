@@ -16,7 +16,7 @@ export const POST_OUTCOMES = [
   'unreachable',
 ] as const satisfies readonly FetchOutcome[];
 
-export type PostOutcome = (typeof POST_OUTCOMES)[number];
+type PostOutcome = (typeof POST_OUTCOMES)[number];
 
 /** Result of {@link guardedPost}. */
 export interface PostResult {

@@ -6,7 +6,7 @@ import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver } fr
  * Where a refused address is one of the machine's own: the way to test against a local
  * server (docs/webhooks.md, "Test locally").
  */
-export const LOCAL_TEST_HINT =
+const LOCAL_TEST_HINT =
   ' To test against a server on your own machine, bind it to 127.0.0.2 and whoever runs calc allows that ' +
   'address with CALC_WEBHOOK_ALLOW_CIDRS=127.0.0.2/32 (comma-separated CIDR blocks); use http://127.0.0.2:PORT, ' +
   'not localhost: see "Test locally" in docs/webhooks.md.';

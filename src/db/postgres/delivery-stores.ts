@@ -13,6 +13,9 @@ import { deliveryAttempts, deliveryEvents, resultsEndpoints } from './schema.ts'
  * skips rows another server is leasing at that moment (`FOR UPDATE SKIP LOCKED`).
  */
 
+// biome-ignore lint/suspicious/noExplicitAny: any PostgreSQL drizzle database or transaction, whatever its schema
+type AnyPgDatabase = PgDatabase<PgQueryResultHKT, any, any>;
+
 /**
  * Queues an event inside a write of the caller's (drizzle's `tx` of a PostgreSQL
  * transaction), so that the event exists exactly when that write commits. True when it was
@@ -20,12 +23,7 @@ import { deliveryAttempts, deliveryEvents, resultsEndpoints } from './schema.ts'
  *
  *     await db.transaction(async (tx) => { await tx.insert(results).values(row); await addPgEventIn(tx, event, now) })
  */
-// biome-ignore lint/suspicious/noExplicitAny: any PostgreSQL drizzle database or transaction
-export async function addPgEventIn(
-  tx: PgDatabase<PgQueryResultHKT, any, any>,
-  event: NewEvent,
-  now: number,
-): Promise<boolean> {
+export async function addPgEventIn(tx: AnyPgDatabase, event: NewEvent, now: number): Promise<boolean> {
   const receives = event.type === 'test' ? sql`TRUE` : sql`events LIKE ${`%"${event.type}"%`}`;
   const inserted = await tx.execute(
     sql`INSERT INTO delivery_events (id, account_id, type, payload, status, attempts, next_attempt_at, created_at)

@@ -5,6 +5,8 @@ import { POST_OUTCOMES } from '../../webhook/guarded-post.ts';
 
 const EXAMPLE_SECRET = 'whsec_MfKQ9r8GKYqqnr5F0Ni8z9m6N4wNlzJnUTWyQDaUvUc=';
 const EXAMPLE_EVENT = 'msg_2k9v0c1x8q7w6e5r4t3y2u1i';
+/** As the log encodes where a page ended: the last attempt's time, event and number. */
+const EXAMPLE_CURSOR = Buffer.from(JSON.stringify([EXAMPLE.now, EXAMPLE_EVENT, 1])).toString('base64url');
 
 const EventTypes = t.Array(t.UnionEnum(EVENT_TYPES), {
   uniqueItems: true,
@@ -27,17 +29,30 @@ export const EndpointRequest = t.Object({
   ),
 });
 
-export const Endpoint = t.Object({
+const Endpoint = t.Object({
   url: t.String({ examples: ['https://api.shop.example/calc-events'] }),
   events: EventTypes,
   enabled: t.Boolean(),
-  disabledReason: t.Optional(t.String({ description: 'Why deliveries stopped, while disabled' })),
+  disabledReason: t.Optional(
+    t.String({
+      description: 'Why deliveries stopped, while disabled',
+      examples: ['Every delivery failed for five days.'],
+    }),
+  ),
   failingSince: t.Optional(
-    t.String({ format: 'date-time', description: 'The first failed delivery since the last delivered one' }),
+    t.String({
+      format: 'date-time',
+      description: 'The first failed delivery since the last delivered one',
+      examples: [EXAMPLE.lastPullAt],
+    }),
   ),
   secretLast4: t.String({ description: "The secret's last four characters", examples: ['UvUc='] }),
   previousSecretValidUntil: t.Optional(
-    t.String({ format: 'date-time', description: 'Until then the previous secret signs too (after a rotation)' }),
+    t.String({
+      format: 'date-time',
+      description: 'Until then the previous secret signs too (after a rotation)',
+      examples: [EXAMPLE.previousSecretValidUntil],
+    }),
   ),
   createdAt: t.String({ format: 'date-time', examples: [EXAMPLE.now] }),
 });
@@ -65,7 +80,7 @@ export const RotatedSecret = t.Object({
   }),
 });
 
-export const Delivery = t.Object({
+const Delivery = t.Object({
   eventId: t.String({ description: 'The event id, sent as webhook-id', examples: [EXAMPLE_EVENT] }),
   type: t.String({ examples: ['result.submitted'] }),
   attempt: t.Integer({ minimum: 1, examples: [1] }),
@@ -78,13 +93,20 @@ export const Delivery = t.Object({
 
 export const DeliveryList = t.Object({
   deliveries: t.Array(Delivery),
-  nextCursor: t.Union([t.String(), t.Null()], { description: 'Pass as `cursor` for older attempts; null at the end' }),
+  nextCursor: t.Union([t.String(), t.Null()], {
+    description: 'Pass as `cursor` for older attempts; null at the end',
+    examples: [EXAMPLE_CURSOR],
+  }),
 });
 
 export const DeliveriesQuery = t.Object({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 200, default: 50 })),
-  cursor: t.Optional(t.String({ maxLength: 512 })),
-  eventId: t.Optional(t.String({ maxLength: 64, description: "Only this event's attempts" })),
+  cursor: t.Optional(
+    t.String({ maxLength: 512, description: 'nextCursor of the page before', examples: [EXAMPLE_CURSOR] }),
+  ),
+  eventId: t.Optional(
+    t.String({ maxLength: 64, description: "Only this event's attempts", examples: [EXAMPLE_EVENT] }),
+  ),
 });
 
 export const EventParam = t.Object({ eventId: t.String({ maxLength: 64, examples: [EXAMPLE_EVENT] }) });
