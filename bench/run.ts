@@ -24,6 +24,7 @@ const MODULES = [
   'limits',
   'postgres',
   'formula',
+  'delivery',
 ] as const;
 
 const wanted = process.argv.slice(2);

@@ -384,6 +384,36 @@ describe('retries', () => {
     }
   });
 
+  test('--delivery-backoff-scale multiplies every wait, and the three-day limit with them', async () => {
+    const clock = manualClock(Date.now());
+    using app = testApp({
+      env: { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' },
+      flags: { 'delivery-backoff-scale': '0.001' },
+      now: clock.now,
+    });
+    const base = await owner(app);
+    const failing = startReceiver(() => new Response('down', { status: 500 }));
+    try {
+      await withEndpoint(app, base.token, failing.url());
+      const sent = await app.request('POST', `${ENDPOINT}/test`, { token: base.token });
+      const [row] = await app.sql('SELECT next_attempt_at AS n FROM delivery_events WHERE id = ?', sent.json.eventId);
+      const wait = Number(row?.n) - clock.now().getTime();
+      expect(wait).toBeGreaterThanOrEqual(4);
+      expect(wait).toBeLessThanOrEqual(6);
+      // Past 3 days × 0.001 (about 4.3 minutes) the next failure gives the event up.
+      clock.advance(5 * 60_000);
+      await app.delivery.start();
+      await app.delivery.idle();
+      const [after] = await app.sql(
+        'SELECT status AS s, attempts AS a FROM delivery_events WHERE id = ?',
+        sent.json.eventId,
+      );
+      expect({ status: after?.s, attempts: Number(after?.a) }).toEqual({ status: 'failed', attempts: 2 });
+    } finally {
+      await failing.stop();
+    }
+  });
+
   test('410 Gone stops the event and disables the endpoint; saving it again turns it on and queued events resume', async () => {
     const { app, clock } = freshApp();
     using _ = app;
