@@ -1,5 +1,5 @@
 import type { AddressPolicy } from './address-policy.ts';
-import { DEFAULT_TIMEOUT_MS, pinnedUrl, tlsOptions } from './guarded-fetch.ts';
+import { DEFAULT_TIMEOUT_MS, fetchPinned } from './guarded-fetch.ts';
 import { buildRequestHeaders } from './headers.ts';
 import type { FetchOutcome } from './outcomes.ts';
 import { raceAbort } from './abort.ts';
@@ -66,15 +66,11 @@ export async function guardedPost(
     if (!checked.ok) return finish(checked.outcome);
     let response: Response;
     try {
-      response = await fetch(pinnedUrl(target, checked.address), {
+      response = await fetchPinned(target, checked.address, {
         method: 'POST',
         headers: buildRequestHeaders({}, { userAgent: deps.userAgent, host: target.url.host, signed: headers }),
         body,
         signal,
-        redirect: 'manual',
-        proxy: false,
-        decompress: false,
-        tls: tlsOptions(target),
       });
     } catch {
       return finish(signal.aborted ? 'timeout' : 'unreachable');

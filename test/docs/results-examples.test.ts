@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { createHmac } from 'node:crypto';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/process.ts';
+import { listeningOn, ROOT } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { testApp, type TestApp } from '../helpers/test-app.ts';
 import { closedPort } from '../helpers/webhook-target.ts';
@@ -48,21 +48,6 @@ afterAll(() => {
   dir[Symbol.dispose]();
 });
 
-async function listening(port: number, proc: Bun.Subprocess): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`the example exited with ${proc.exitCode}`);
-    try {
-      const socket = await Bun.connect({ hostname: HOST, port, socket: { data() {} } });
-      socket.end();
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`nothing listens on ${HOST}:${port}`);
-      await Bun.sleep(25);
-    }
-  }
-}
-
 /** A delivery's headers signed with `secret`, as calc signs one (for the refusals below). */
 function signed(secret: string, id: string, timestamp: number, body: string): Record<string, string> {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
@@ -98,7 +83,7 @@ async function checkLanguage(language: keyof typeof LANGUAGES) {
     stderr: 'pipe',
   });
   try {
-    await listening(port, server);
+    await listeningOn(HOST, port, server);
     const test = async () => (await app.request('POST', `${ENDPOINT}/test`, { token: owner.token })).json;
     const first = await test();
     expect(first.delivery).toMatchObject({ outcome: 'ok', status: 204 });

@@ -69,18 +69,24 @@ function statuses(data: string): Record<string, number> {
   }
 }
 
-test('kill -9 with events queued and attempts in flight: after the restart every event arrives, none is lost', async () => {
-  using dir = tempDir();
-  const data = join(dir.path, 'data');
+/** An endpoint that holds every delivery until `release()`: attempts stay in flight meanwhile. */
+function heldReceiver() {
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  // Holds every delivery: the first ones are in flight when the server dies.
   const receiver = startReceiver(async () => {
     await held;
-    return new Response('late');
+    return new Response('ok');
   });
+  return { receiver, release };
+}
+
+test('kill -9 with events queued and attempts in flight: after the restart every event arrives, none is lost', async () => {
+  using dir = tempDir();
+  const data = join(dir.path, 'data');
+  // The first deliveries are in flight when the server dies.
+  const { receiver, release } = heldReceiver();
   try {
     const first = await startServe(SOURCE_CLI, ['--data', data], ENV);
     const accountId = await ownerWithEndpoint(first.url, data, receiver.url());
@@ -112,14 +118,7 @@ test('kill -9 with events queued and attempts in flight: after the restart every
 test('SIGTERM: no new attempt starts, the attempts in flight finish within the deadline, the rest stay queued', async () => {
   using dir = tempDir();
   const data = join(dir.path, 'data');
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const receiver = startReceiver(async () => {
-    await held;
-    return new Response('ok');
-  });
+  const { receiver, release } = heldReceiver();
   try {
     const server = await startServe(SOURCE_CLI, ['--data', data], ENV);
     const accountId = await ownerWithEndpoint(server.url, data, receiver.url());
