@@ -18,6 +18,12 @@ export const RESPONSE_BYTES = 1024;
  * only a server that died (or lost its database) leaves a lease to expire.
  */
 const LEASE_MS = 60_000;
+/**
+ * Events leased per claim at most. Claims run again while they fill up; a small batch keeps
+ * what is claimed past an endpoint's share (and given back) small, and leaves the rest for
+ * other servers meanwhile.
+ */
+const CLAIM_BATCH = 2 * PER_ENDPOINT;
 /** How often the queue is looked at for events due (retries, other servers' events). */
 const POLL_MS = 1000;
 /** Events and their log are kept this long (docs/results.md, "The delivery log"). */
@@ -162,7 +168,7 @@ export function createDeliveryWorker(deps: WorkerDeps) {
       again = false;
       while (!stopped && inFlight.size < maxInFlight) {
         const now = deps.now().getTime();
-        const limit = maxInFlight - inFlight.size;
+        const limit = Math.min(maxInFlight - inFlight.size, CLAIM_BATCH);
         const events = await deps.deliveries.claim({
           now,
           leaseUntil: now + LEASE_MS,
