@@ -25,6 +25,7 @@ const MODULES = [
   'caps',
   'postgres',
   'formula',
+  'delivery',
 ] as const;
 
 const wanted = process.argv.slice(2);

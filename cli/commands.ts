@@ -37,6 +37,12 @@ import LimitsSet from './commands/limits/set.ts';
 import Login from './commands/login.ts';
 import Logout from './commands/logout.ts';
 import Password from './commands/password.ts';
+import ResultsEndpointDeliveries from './commands/results/endpoint/deliveries.ts';
+import ResultsEndpointResend from './commands/results/endpoint/resend.ts';
+import ResultsEndpointRotateSecret from './commands/results/endpoint/rotate-secret.ts';
+import ResultsEndpointSet from './commands/results/endpoint/set.ts';
+import ResultsEndpointShow from './commands/results/endpoint/show.ts';
+import ResultsEndpointTest from './commands/results/endpoint/test.ts';
 import Serve from './commands/serve.ts';
 import Signup from './commands/signup.ts';
 import Usage from './commands/usage.ts';
@@ -89,4 +95,10 @@ export const commands: Record<string, Command.Class> = {
   limits: Limits,
   'limits:set': LimitsSet,
   'limits:clear': LimitsClear,
+  'results:endpoint:set': ResultsEndpointSet,
+  'results:endpoint:show': ResultsEndpointShow,
+  'results:endpoint:test': ResultsEndpointTest,
+  'results:endpoint:rotate-secret': ResultsEndpointRotateSecret,
+  'results:endpoint:deliveries': ResultsEndpointDeliveries,
+  'results:endpoint:resend': ResultsEndpointResend,
 };

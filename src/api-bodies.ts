@@ -20,6 +20,14 @@ import type { SigningSecretAnswer } from './modules/signing-secret/index.ts';
 import type { UsageReport } from './modules/usage/index.ts';
 import type { ConfigAnswer, TestAnswer } from './modules/widget-config/index.ts';
 import type { LoadAnswer } from './modules/widget/index.ts';
+import type {
+  DeliveryList,
+  EndpointEnvelope,
+  QueuedEvent,
+  RotatedSecret,
+  SavedEndpoint,
+  TestAnswer as ResultsTestAnswer,
+} from './modules/results-endpoint/index.ts';
 
 /**
  * `Body` with `Key` read as `T`: the schemas describe a calculator only as an object, its
@@ -49,3 +57,10 @@ export type CalculatorVersionsBody = Static<typeof CalculatorVersionList>;
 export type CalculatorDeletedBody = Static<typeof CalculatorDeleted>;
 export type EvaluateAnswerBody = Static<typeof EvaluateAnswer>;
 export type LimitsBody = Static<typeof LimitsEnvelope>;
+export type ResultsEndpointBody = Static<typeof EndpointEnvelope>;
+export type SavedEndpointBody = Static<typeof SavedEndpoint>;
+export type RotatedSecretBody = Static<typeof RotatedSecret>;
+export type DeliveryListBody = Static<typeof DeliveryList>;
+export type DeliveryJson = DeliveryListBody['deliveries'][number];
+export type TestEventBody = Static<typeof ResultsTestAnswer>;
+export type QueuedEventBody = Static<typeof QueuedEvent>;

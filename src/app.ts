@@ -28,6 +28,10 @@ import { widgetScriptModule } from './modules/widget-script/index.ts';
 import { createUsageCounter } from './usage/counter.ts';
 import { createRetention } from './usage/retention.ts';
 import { createAddressPolicy } from './webhook/address-policy.ts';
+import { resultsEndpointModule } from './modules/results-endpoint/index.ts';
+import { createEventQueue } from './delivery/queue.ts';
+import { retrySchedule } from './delivery/schedule.ts';
+import { createDeliveryWorker } from './delivery/worker.ts';
 import { createInFlightLimiter } from './webhook/in-flight.ts';
 import { createPullRate } from './webhook/pull-rate.ts';
 import { systemResolver, type Resolver } from './webhook/url-check.ts';
@@ -46,6 +50,8 @@ export interface AppOptions {
   logger?: Logger;
   /** The base URL when the operator gave none (the listen address, known after listen). */
   fallbackPublicUrl?: () => string;
+  /** This server's name on delivery leases; the same after a restart on one data directory. */
+  serverId?: string;
 }
 
 /**
@@ -108,6 +114,23 @@ export function createApp(options: AppOptions) {
     userAgent: `calc-webhook/${pkg.version} (+${config.publicUrl ?? 'self-hosted'})`,
     timeoutMs: options.webhookTimeoutMs,
   };
+  // Results delivery: the loop starts with the server (`delivery.start()`), not here.
+  const delivery = createDeliveryWorker({
+    deliveries: stores.deliveries,
+    endpoints: stores.resultsEndpoints,
+    cipher,
+    post: {
+      resolve: webhook.resolve,
+      policy: webhook.policy,
+      userAgent: webhook.userAgent,
+      timeoutMs: webhook.timeoutMs,
+    },
+    schedule: retrySchedule(config.deliveryBackoffScale),
+    now,
+    logger,
+    owner: options.serverId ?? crypto.randomUUID(),
+  });
+  const events = createEventQueue({ deliveries: stores.deliveries, wake: delivery.wake, now });
   // The peer address is known to the server only once it listens. The server is held from
   // its start hook: reading `app.server` (a getter) on every widget call cost the per-client
   // limit about 2 µs a load, a tenth of a load's time on the server.
@@ -156,6 +179,17 @@ export function createApp(options: AppOptions) {
           calculators: stores.customCalculators,
           resolve: resolveCalculator,
           limits: config.calculatorLimits,
+          now,
+          tokens,
+          accounts,
+        }),
+        resultsEndpointModule({
+          endpoints: stores.resultsEndpoints,
+          deliveries: stores.deliveries,
+          worker: delivery,
+          cipher,
+          resolve: webhook.resolve,
+          policy: webhook.policy,
           now,
           tokens,
           accounts,
@@ -219,6 +253,10 @@ export function createApp(options: AppOptions) {
     retention,
     /** The widget routes' per-client limiter (its memory bound is tested). */
     widgetLimiter: widgetLimit.limiter,
+    /** The results delivery loop: started and stopped with the server. */
+    delivery,
+    /** Queues events that stand alone (usage warnings) for the account's results endpoint. */
+    events,
     /** Settles when start-up work on the store (the signing-secret backfill) is done. */
     ready,
     /** Writes batched counters and webhook outcomes (timer and shutdown). */

@@ -42,6 +42,8 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   /** Accept new `jwt-secret`/`webhook-key` files for a database whose files are lost. */
   regenerateSecrets: boolean;
+  /** Multiplies every wait of the delivery retry schedule (docs/results.md, "Retries"). */
+  deliveryBackoffScale: number;
 }
 
 /** The flags `calc serve` accepts; each falls back to its environment variable. */
@@ -66,6 +68,8 @@ export interface ServeFlags {
   'database-url'?: string;
   'database-pool'?: number;
   'database-widget-pool'?: number;
+  /** A decimal factor, as typed (oclif has no float flags). */
+  'delivery-backoff-scale'?: string;
 }
 
 export interface RateSettings {
@@ -139,6 +143,10 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
     demo: flags.demo ?? false,
     shutdownTimeoutMs: seconds('CALC_SHUTDOWN_TIMEOUT', env.CALC_SHUTDOWN_TIMEOUT ?? DEFAULT_SHUTDOWN_TIMEOUT_SECONDS),
     regenerateSecrets: flags['regenerate-secrets'] ?? false,
+    deliveryBackoffScale: scale(
+      'delivery-backoff-scale',
+      flags['delivery-backoff-scale'] ?? env.CALC_DELIVERY_BACKOFF_SCALE ?? 1,
+    ),
   };
   if (config.jwtSecret !== null && config.jwtSecret.length < 32) {
     throw new ConfigError('CALC_JWT_SECRET must be at least 32 characters long.');
@@ -258,4 +266,13 @@ function checkPublicUrl(value: string): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`public URL "${value}" must use http or https.`);
   }
+}
+
+/** A factor above 0 and at most 100 (fractions allowed), for the delivery retry schedule. */
+function scale(name: string, value: string | number): number {
+  const n = typeof value === 'number' ? value : /^\d*\.?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n) || n <= 0 || n > 100) {
+    throw new ConfigError(`${name} must be a number above 0 and at most 100, got "${value}".`);
+  }
+  return n;
 }

@@ -2,6 +2,7 @@ import type { Server } from 'bun';
 import { createApp } from './app.ts';
 import { ConfigError, WEBHOOK_MAX_IN_FLIGHT, type ServerConfig } from './config.ts';
 import { type DirLock, lockDataDir } from './data-dir/lock.ts';
+import { serverIdOf } from './data-dir/server-id.ts';
 import { type Backend, storesOf } from './db/backend.ts';
 import { openDatabase } from './db/client.ts';
 import { openPostgres } from './db/postgres/client.ts';
@@ -83,15 +84,17 @@ async function serve(config: ServerConfig, logger: Logger, database: Backend, lo
     );
   }
   let listenUrl = '';
-  const { app, usage, accounts, domains, signingSecrets, flush, retention, ready, accessLog } = createApp({
+  const { app, usage, accounts, domains, signingSecrets, flush, retention, ready, accessLog, delivery } = createApp({
     config,
     database,
     jwtSecret,
     headerKey,
     logger,
     fallbackPublicUrl: () => listenUrl,
+    serverId: serverIdOf(config.dataDir),
   });
   await ready;
+  await delivery.start();
   listen(app, config);
   const server = app.server;
   if (!server) throw new Error('the server did not start');
@@ -126,7 +129,16 @@ async function serve(config: ServerConfig, logger: Logger, database: Backend, lo
   async function stop(): Promise<void> {
     const deadline = performance.now() + config.shutdownTimeoutMs;
     clearInterval(flushTimer);
-    const cut = await drainServer(server as Server<unknown>, deadline, { accessLog, logger });
+    // Deliveries stop with the requests: none starts now, those in flight get the same deadline.
+    const [cut, attemptsCut] = await Promise.all([
+      drainServer(server as Server<unknown>, deadline, { accessLog, logger }),
+      delivery.stop(deadline),
+    ]);
+    if (attemptsCut > 0) {
+      logger.warn(
+        `shutdown deadline reached: ${attemptsCut} deliveries still in flight are attempted again at the next start`,
+      );
+    }
     if (cut > 0) {
       logger.warn(`shutdown deadline reached: closed ${cut} requests still in progress`, {
         timeoutMs: config.shutdownTimeoutMs,

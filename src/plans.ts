@@ -62,3 +62,12 @@ export function calculatorLimitReached(
     'Deleting a calculator frees its place.'
   );
 }
+/** Plans that may keep visitors' results and deliver them to a results endpoint (docs/results.md). */
+const RESULTS_PLANS: readonly Plan[] = ['base', 'extra'];
+
+export const hasResults = (plan: Plan): boolean => RESULTS_PLANS.includes(plan);
+
+/** Why an account below the results' plans cannot use them, and what to do about it. */
+export const resultsPlanRequired = (account: { email: string; plan: Plan }): string =>
+  `Results and their delivery need the ${PLAN_NAMES.base} or ${PLAN_NAMES.extra} plan; this account is on the ${PLAN_NAMES[account.plan]} plan. ` +
+  `Whoever runs this server changes plans with \`${setPlanCommand(account.email, 'base')}\`.`;

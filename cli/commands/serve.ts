@@ -89,6 +89,10 @@ export default class Serve extends BaseCommand {
       description: 'sign-ups per hour per client address, 0 = no limit [env: CALC_RATE_SIGNUP_PER_HOUR] (default: 10)',
       min: 0,
     }),
+    'delivery-backoff-scale': Flags.string({
+      description:
+        'multiplies every wait of the results delivery retry schedule (and its 3- and 5-day limits), for tests and drills; see docs/results.md [env: CALC_DELIVERY_BACKOFF_SCALE] (default: 1)',
+    }),
     demo: Flags.boolean({ description: 'on an empty database, seed a demo account whose page origin is registered' }),
     'regenerate-secrets': Flags.boolean({
       description:

@@ -1,3 +1,4 @@
+import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Shell } from './components/shell.tsx';
 import { PageTitle } from './components/page-title.tsx';
@@ -10,24 +11,26 @@ import { Usage } from './pages/usage.tsx';
 import { BASE, path, routeOf, type Route } from './router.ts';
 import { token } from './session.ts';
 
-type CalculatorComponent = typeof import('./pages/calculator.tsx').Calculator;
-
 /**
- * A calculator's page carries the catalogue and the widget's form model for its preview:
- * a chunk loaded when such a page opens, so the sign-in form does not wait for it.
+ * A page that is a chunk of its own, loaded when it opens: the calculator page carries the
+ * catalogue and the widget's form model for its preview, and most owners never open the
+ * results endpoint's, so the sign-in form waits for neither.
  */
-function CalculatorPage(props: { calcId: string }) {
-  const [Page, setPage] = useState<{ component: CalculatorComponent } | null>(null);
+function Lazy<P extends object>(props: { load: () => Promise<(props: P) => JSX.Element>; props: P }) {
+  const [Page, setPage] = useState<{ component: (props: P) => JSX.Element } | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
-    import('./pages/calculator.tsx').then(
-      (module) => setPage({ component: module.Calculator }),
+    props.load().then(
+      (component) => setPage({ component }),
       () => setFailed(true),
     );
   }, []);
   if (failed) return <p role="alert">This page could not be loaded. Reload to try again.</p>;
-  return Page ? <Page.component calcId={props.calcId} /> : <p aria-busy="true">Loading…</p>;
+  return Page ? <Page.component {...props.props} /> : <p aria-busy="true">Loading…</p>;
 }
+
+const loadCalculator = () => import('./pages/calculator.tsx').then((module) => module.Calculator);
+const loadResultsEndpoint = () => import('./pages/results-endpoint.tsx').then((module) => module.ResultsEndpoint);
 
 function Page(props: { route: Route }) {
   const { route } = props;
@@ -39,11 +42,13 @@ function Page(props: { route: Route }) {
     case 'calculators':
       return <Calculators />;
     case 'calculator':
-      return <CalculatorPage calcId={route.calcId} />;
+      return <Lazy load={loadCalculator} props={{ calcId: route.calcId }} />;
     case 'usage':
       return <Usage />;
     case 'account':
       return <Account />;
+    case 'results-endpoint':
+      return <Lazy load={loadResultsEndpoint} props={{}} />;
     default:
       return (
         <>
@@ -61,6 +66,8 @@ function section(route: Route): string {
       return BASE;
     case 'calculator':
       return `${BASE}/calculators`;
+    case 'results-endpoint':
+      return `${BASE}/account`;
     case 'not-found':
       return '';
     default:

@@ -11,6 +11,7 @@ export type Route =
   | { page: 'calculator'; calcId: string }
   | { page: 'usage' }
   | { page: 'account' }
+  | { page: 'results-endpoint' }
   | { page: 'not-found' };
 
 export const path = signal(location.pathname);
@@ -30,6 +31,8 @@ export function navigate(to: string): void {
 }
 
 const CALCULATOR_PREFIX = '/calculators/';
+/** The results endpoint's page, below the Results page (its link lives there). */
+export const RESULTS_ENDPOINT_PATH = '/results/endpoint';
 const CALC_ID = new RegExp(CALC_ID_PATTERN);
 
 export function routeOf(pathname: string): Route {
@@ -39,6 +42,7 @@ export function routeOf(pathname: string): Route {
   if (rest === '/calculators') return { page: 'calculators' };
   if (rest === '/usage') return { page: 'usage' };
   if (rest === '/account') return { page: 'account' };
+  if (rest === RESULTS_ENDPOINT_PATH) return { page: 'results-endpoint' };
   const calcId = rest.startsWith(CALCULATOR_PREFIX) ? rest.slice(CALCULATOR_PREFIX.length) : '';
   if (CALC_ID.test(calcId)) return { page: 'calculator', calcId };
   return { page: 'not-found' };

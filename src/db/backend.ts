@@ -1,5 +1,8 @@
 import { createLoginLimiter, type LoginLimiter } from '../limits/login-limiter.ts';
 import { createAccountsStore } from './accounts-store.ts';
+import { createDeliveryStore } from './delivery-store.ts';
+import { createPgDeliveryStore, createPgResultsEndpointStore } from './postgres/delivery-stores.ts';
+import { createResultsEndpointStore } from './results-endpoint-store.ts';
 import type { OpenDatabase } from './client.ts';
 import { DatabaseTimeout } from './faults.ts';
 import { createCustomCalculatorsStore } from './custom-calculators-store.ts';
@@ -33,6 +36,8 @@ export function storesOf(backend: Backend) {
       configs: createWidgetConfigStore(db),
       signingSecrets: createSigningSecretsStore(db),
       customCalculators: createCustomCalculatorsStore(db),
+      resultsEndpoints: createResultsEndpointStore(db),
+      deliveries: createDeliveryStore(db),
     };
   }
   const { db, widget } = backend;
@@ -46,6 +51,10 @@ export function storesOf(backend: Backend) {
     signingSecrets: guarded(createPgSigningSecretsStore(db)),
     // Its widget read (`published`) runs on the widget's pool, as the key lookup does.
     customCalculators: guarded(createPgCustomCalculatorsStore(db, widget)),
+    resultsEndpoints: guarded(createPgResultsEndpointStore(db)),
+    // An attempt's record (and a claim's leases) given up on while PostgreSQL still commits
+    // it would be made again: waited for, as the usage flush is.
+    deliveries: guarded(createPgDeliveryStore(db), { unbounded: ['finish', 'claim', 'claimOne'] }),
   };
 }
 

@@ -18,7 +18,8 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   unauthorized: 'No bearer token, or one that is expired or revoked: sign in again.',
   invalid_api_key: 'The widget API key is unknown (rotated, or mistyped in the embed snippet).',
   invalid_credentials: 'Email or password is wrong (the same answer for both).',
-  plan_required: "The account's plan does not include this feature (webhooks need Extra).",
+  plan_required:
+    "The account's plan does not include this feature (webhooks need Extra; results and their endpoint need Base or Extra).",
   domain_not_registered: "The page's origin is not on the account's domain list.",
   domain_pending: "The page's origin asked to be added and waits for the owner's approval.",
   origin_mismatch: "The `domain` in the body does not match the browser's Origin header.",
@@ -29,9 +30,13 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   calculator_not_found: 'No calculator has this id (`GET /v1/calculators` lists them).',
   domain_not_found: 'The account has no such domain or pending request.',
   not_found: 'No route has this method and path.',
+  endpoint_not_found: 'The account has no results endpoint: set one with `PUT /v1/account/results-endpoint`.',
+  event_not_found: 'The results endpoint has no event with this id (events are kept 30 days).',
   email_taken: 'An account with this email exists: sign in instead.',
   calculator_exists:
     'The account has a calculator with this id, or it is the id of a catalogue calculator: choose another.',
+  endpoint_disabled:
+    'The results endpoint is disabled (`disabledReason` says why); save it again to turn it on, then queued events resume.',
   payload_too_large: 'The body is over 64 KiB.',
   invalid_webhook_url: 'The webhook URL is refused: not http(s), or it resolves to a private address.',
   quota_exceeded: "The account has used this month's widget loads.",
@@ -78,8 +83,16 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
   calculator_not_found: { message: 'There is no calculator "bmi-kids".' },
   domain_not_found: { message: 'https://old.shop.example is not registered for this account.' },
   not_found: { message: 'No route for GET /v1/calculator.' },
+  endpoint_not_found: {
+    message: 'This account has no results endpoint. Set one with PUT /v1/account/results-endpoint.',
+  },
+  event_not_found: { message: 'There is no event msg_2k9v0c1x8q7w6e5r4t3y2u1i of this account.' },
   email_taken: { message: 'An account with this email already exists.' },
   calculator_exists: { message: 'You already have a calculator "paint-quote".' },
+  endpoint_disabled: {
+    message:
+      'The results endpoint is disabled: The endpoint answered 410 Gone at 2026-03-14T09:21:07.164Z. Save it again (PUT /v1/account/results-endpoint) to turn it on.',
+  },
   payload_too_large: { message: 'Request bodies are limited to 64 KiB.' },
   invalid_webhook_url: {
     message: 'config.webhook.url is refused: scheme ftp: is not allowed; use http or https.',

@@ -48,6 +48,29 @@ function tlsOptions(target: WebhookTarget): BunFetchRequestInit['tls'] {
   return { rejectUnauthorized: true, serverName: target.hostname.replace(/\.$/, '') };
 }
 
+/**
+ * The one request of a guarded call: to the checked address only, with the original Host
+ * and TLS name, and none of fetch's conveniences that would undo the guard.
+ */
+export function fetchPinned(
+  target: WebhookTarget,
+  address: string,
+  init: { method: 'GET' | 'POST'; headers: Headers; body?: string; signal: AbortSignal },
+): Promise<Response> {
+  return fetch(pinnedUrl(target, address), {
+    ...init,
+    // A 3xx is a failure: following it would carry the customer's secret
+    // headers (or a signed body) to a host that was never checked.
+    redirect: 'manual',
+    // HTTP(S)_PROXY/ALL_PROXY would otherwise apply even to IP URLs and undo
+    // the pinning; only `false` turns them off ("" does not).
+    proxy: false,
+    // Bun's own inflater keeps running after cancel (gzip bombs): decode in JS.
+    decompress: false,
+    tls: tlsOptions(target),
+  });
+}
+
 // Without `stream: true` a decoder keeps no state between calls: one serves every fetch.
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -94,11 +117,9 @@ export async function guardedFetch(
     }
     const checked = await resolveAndCheck(target, { resolve: deps.resolve, policy: deps.policy, signal });
     if (!checked.ok) return finish(checked.outcome);
-    const url = pinnedUrl(target, checked.address);
-
     let response: Response;
     try {
-      response = await fetch(url, {
+      response = await fetchPinned(target, checked.address, {
         method: 'GET',
         headers: buildRequestHeaders(headers, {
           userAgent: deps.userAgent,
@@ -106,15 +127,6 @@ export async function guardedFetch(
           signed: deps.signed,
         }),
         signal,
-        // A 3xx is a failure: following it would carry the customer's secret
-        // headers to a host that was never checked.
-        redirect: 'manual',
-        // HTTP(S)_PROXY/ALL_PROXY would otherwise apply even to IP URLs and undo
-        // the pinning; only `false` turns them off ("" does not).
-        proxy: false,
-        // Bun's own inflater keeps running after cancel (gzip bombs): decode in JS.
-        decompress: false,
-        tls: tlsOptions(target),
       });
     } catch {
       return finish(signal.aborted ? 'timeout' : 'unreachable');

@@ -58,6 +58,7 @@ const PAGES: { path: string; title: string }[] = [
   { path: '/dashboard/calculators/bmi', title: 'Body Mass Index (BMI)' },
   { path: '/dashboard/usage', title: 'Usage' },
   { path: '/dashboard/account', title: 'Account' },
+  { path: '/dashboard/results/endpoint', title: 'Results endpoint' },
 ];
 
 for (const width of [1280, 375]) {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/process.ts';
+import { listeningOn, ROOT } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { testApp, type TestApp } from '../helpers/test-app.ts';
 import { closedPort } from '../helpers/webhook-target.ts';
@@ -58,22 +58,6 @@ afterAll(() => {
   dir[Symbol.dispose]();
 });
 
-/** Waits until something accepts connections on the port, or the process ends. */
-async function listening(port: number, proc: Bun.Subprocess): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`the example exited with ${proc.exitCode}`);
-    try {
-      const socket = await Bun.connect({ hostname: HOST, port, socket: { data() {} } });
-      socket.end();
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`nothing listens on ${HOST}:${port}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
-
 async function run(command: string[], env: Record<string, string>): Promise<string> {
   const proc = Bun.spawn(command, { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' });
   const [stdout, stderr, code] = await Promise.all([
@@ -115,7 +99,7 @@ async function checkLanguage(language: Language) {
     stderr: 'ignore',
   });
   try {
-    await listening(port, server);
+    await listeningOn(HOST, port, server);
     const load = (context?: string) =>
       app.request('POST', '/v1/widget/load', {
         body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi', ...(context ? { context } : {}) },

@@ -5,6 +5,8 @@ import { useCompiledWithPostgres } from '../helpers/postgres.ts';
 import { callJson, runCommand, startServe } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { startTarget } from '../helpers/webhook-target.ts';
+import { Webhook } from 'standardwebhooks';
+import { startReceiver } from '../helpers/receiver.ts';
 
 const setup = useCompiledWithPostgres();
 
@@ -21,6 +23,8 @@ test('calc admin migrate: everything an owner had on SQLite works through server
   const data = join(dir.path, 'data');
   const shop = startTarget('127.0.0.2', () => Response.json({ weight: 154 }));
   const allow = { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' };
+  const events = startReceiver();
+  let endpointSecret = '';
   try {
     // An owner on SQLite: account on Extra, a domain, a webhook with a secret header, usage.
     const lite = await startServe([calc], ['--data', data], allow);
@@ -46,6 +50,11 @@ test('calc admin migrate: everything an owner had on SQLite works through server
       const refused = await callJson(lite.url, 'POST', '/v1/widget/load', { apiKey, domain: OTHER, calcId: 'bmi' });
       expect(refused.status).toBe(403);
       expect((await callJson(lite.url, 'PUT', '/v1/account/limits', LIMITS, token)).status).toBe(200);
+      // A results endpoint with its sealed secret, a delivered event and its log entry.
+      const endpoint = await callJson(lite.url, 'PUT', '/v1/account/results-endpoint', { url: events.url() }, token);
+      endpointSecret = endpoint.json.secret;
+      const tested = await callJson(lite.url, 'POST', '/v1/account/results-endpoint/test', undefined, token);
+      expect(tested.json.delivery.outcome).toBe('ok');
     } finally {
       expect((await lite.stop()).exitCode).toBe(0);
     }
@@ -63,6 +72,9 @@ test('calc admin migrate: everything an owner had on SQLite works through server
       usage: 1,
       refused_daily: 1,
       skipped_daily: 0,
+      results_endpoints: 1,
+      delivery_events: 1,
+      delivery_attempts: 1,
     });
     // Progress per table on standard error, never on the JSON output.
     for (const table of Object.keys(summary.tables)) expect(migrated.stderr).toContain(`${table}: `);
@@ -97,6 +109,15 @@ test('calc admin migrate: everything an owner had on SQLite works through server
       // The header decrypts with the same key on PostgreSQL: the shop receives it.
       expect(shop.hits).toBe(before + 1);
       expect(shop.requests.at(-1)?.headers['x-shop-token']).toBe(HEADER_VALUE);
+      // The endpoint's secret opens with the same key: deliveries verify with the secret shown on SQLite.
+      const log = await callJson(server.url, 'GET', '/v1/account/results-endpoint/deliveries', undefined, token);
+      expect(log.json.deliveries).toHaveLength(1);
+      const tested = await callJson(server.url, 'POST', '/v1/account/results-endpoint/test', undefined, token);
+      expect(tested.json.delivery.outcome).toBe('ok');
+      const got = events.received.at(-1);
+      expect(new Webhook(endpointSecret).verify(got?.body ?? '', got?.headers ?? {})).toMatchObject({
+        id: tested.json.eventId,
+      });
     } finally {
       expect((await server.stop()).exitCode).toBe(0);
     }
@@ -108,5 +129,6 @@ test('calc admin migrate: everything an owner had on SQLite works through server
     expect(again.stderr).toContain('not empty');
   } finally {
     await shop.stop();
+    await events.stop();
   }
 }, 180_000);

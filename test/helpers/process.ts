@@ -127,3 +127,19 @@ export async function callJson(base: string, method: string, path: string, body?
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
+
+/** Waits until something accepts connections on `hostname:port`, or fails when `proc` ends first. */
+export async function listeningOn(hostname: string, port: number, proc: Bun.Subprocess): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`the program exited with ${proc.exitCode}`);
+    try {
+      const socket = await Bun.connect({ hostname, port, socket: { data() {} } });
+      socket.end();
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`nothing listens on ${hostname}:${port}`);
+      await Bun.sleep(25);
+    }
+  }
+}

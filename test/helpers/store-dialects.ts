@@ -3,6 +3,9 @@ import { createAccountsStore } from '../../src/db/accounts-store.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { createCustomCalculatorsStore } from '../../src/db/custom-calculators-store.ts';
 import { createDomainsStore } from '../../src/db/domains-store.ts';
+import { createDeliveryStore } from '../../src/db/delivery-store.ts';
+import { createPgDeliveryStore, createPgResultsEndpointStore } from '../../src/db/postgres/delivery-stores.ts';
+import { createResultsEndpointStore } from '../../src/db/results-endpoint-store.ts';
 import { openPostgres } from '../../src/db/postgres/client.ts';
 import { createPgCustomCalculatorsStore } from '../../src/db/postgres/custom-calculators-store.ts';
 import {
@@ -43,6 +46,10 @@ export async function freshStores(dialect: Dialect, pg: () => ThrowawayPostgres)
       configs: createWidgetConfigStore(database.db),
       signingSecrets: createSigningSecretsStore(database.db),
       customCalculators: createCustomCalculatorsStore(database.db),
+      resultsEndpoints: createResultsEndpointStore(database.db),
+      deliveries: createDeliveryStore(database.db),
+      /** The drizzle database, for writes of the test's own (a transaction). */
+      sqlite: database.db,
       close: async () => {
         database.close();
         dir[Symbol.dispose]();
@@ -57,6 +64,9 @@ export async function freshStores(dialect: Dialect, pg: () => ThrowawayPostgres)
     configs: createPgWidgetConfigStore(opened.db),
     signingSecrets: createPgSigningSecretsStore(opened.db),
     customCalculators: createPgCustomCalculatorsStore(opened.db, opened.widget),
+    resultsEndpoints: createPgResultsEndpointStore(opened.db),
+    deliveries: createPgDeliveryStore(opened.db),
+    postgres: opened.db,
     close: () => opened.close(),
   };
 }

@@ -122,6 +122,8 @@ export function testApp(options: TestAppOptions = {}) {
     count,
     breakConnection: store.breakConnection,
     [Symbol.dispose]() {
+      // Takes no new delivery attempt: the database is about to close.
+      void built.delivery.stop(0);
       store.close(built.ready);
       dir[Symbol.dispose]();
     },

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, messageOf } from '../api.ts';
 import { Confirm } from '../components/confirm.tsx';
+import { Link } from '../components/link.tsx';
+import { BASE, RESULTS_ENDPOINT_PATH } from '../router.ts';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { PageTitle } from '../components/page-title.tsx';
 import { endSession, startSession } from '../session.ts';
@@ -230,6 +232,16 @@ function DeleteAccount(props: { email: string }) {
   );
 }
 
+function ResultsEndpointLink() {
+  return (
+    <section aria-labelledby="endpoint-heading" class="card">
+      <h2 id="endpoint-heading">Results endpoint</h2>
+      <p class="hint">Where calc sends what visitors submit, signed, with retries and a delivery log.</p>
+      <Link href={`${BASE}${RESULTS_ENDPOINT_PATH}`}>Set up the results endpoint</Link>
+    </section>
+  );
+}
+
 export function Account() {
   const overview = useApi<AccountOverviewBody>('/v1/account');
   return (
@@ -241,6 +253,7 @@ export function Account() {
           <ChangePassword />
           <Sessions />
           <SigningSecret />
+          <ResultsEndpointLink />
           <DeleteAccount email={overview.data.account.email} />
         </div>
       )}

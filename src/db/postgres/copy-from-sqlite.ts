@@ -22,6 +22,9 @@ const TABLES: readonly [SQLiteTable, PgTable][] = [
   [lite.customCalculatorVersions, pg.customCalculatorVersions],
   [lite.refusedDaily, pg.refusedDaily],
   [lite.skippedDaily, pg.skippedDaily],
+  [lite.resultsEndpoints, pg.resultsEndpoints],
+  [lite.deliveryEvents, pg.deliveryEvents],
+  [lite.deliveryAttempts, pg.deliveryAttempts],
 ];
 
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters. */

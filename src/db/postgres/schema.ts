@@ -3,6 +3,7 @@ import { bigint, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIn
 import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
 import { REFUSAL_REASONS } from '../../usage/refusals.ts';
+import { DELIVERY_STATUSES } from '../../delivery/events.ts';
 import { PULL_OUTCOMES, SKIP_REASONS } from '../../webhook/outcomes.ts';
 
 /**
@@ -202,5 +203,63 @@ export const customCalculatorVersions = pgTable(
       columns: [table.accountId, table.calculatorId],
       foreignColumns: [customCalculators.accountId, customCalculators.id],
     }).onDelete('cascade'),
+  ],
+);
+
+export const resultsEndpoints = pgTable('results_endpoints', {
+  accountId: text('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  url: text('url').notNull(),
+  events: text('events').notNull(),
+  secret: text('secret').notNull(),
+  previousSecret: text('previous_secret'),
+  previousValidUntil: text('previous_valid_until'),
+  disabledReason: text('disabled_reason'),
+  failingSince: text('failing_since'),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});
+
+export const deliveryEvents = pgTable(
+  'delivery_events',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => resultsEndpoints.accountId, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    payload: text('payload').notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** Milliseconds since the epoch: more than a 32-bit integer holds. */
+    nextAttemptAt: bigint('next_attempt_at', { mode: 'number' }).notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: bigint('lease_until', { mode: 'number' }),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [
+    index('delivery_events_due_idx').on(table.status, table.nextAttemptAt),
+    index('delivery_events_account_idx').on(table.accountId, table.createdAt),
+  ],
+);
+
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    eventId: text('event_id')
+      .notNull()
+      .references(() => deliveryEvents.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    accountId: text('account_id').notNull(),
+    at: text('at').notNull(),
+    outcome: text('outcome').notNull(),
+    httpStatus: integer('http_status'),
+    durationMs: integer('duration_ms').notNull(),
+    response: text('response').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.eventId, table.attempt] }),
+    index('delivery_attempts_account_idx').on(table.accountId, table.at),
   ],
 );

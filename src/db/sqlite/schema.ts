@@ -3,6 +3,7 @@ import { foreignKey, index, integer, primaryKey, sqliteTable, text, uniqueIndex 
 import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
 import { REFUSAL_REASONS } from '../../usage/refusals.ts';
+import { DELIVERY_STATUSES } from '../../delivery/events.ts';
 import { PULL_OUTCOMES, SKIP_REASONS } from '../../webhook/outcomes.ts';
 
 /** Timestamps are ISO-8601 strings in UTC, as the API returns them. */
@@ -226,5 +227,75 @@ export const customCalculatorVersions = sqliteTable(
       columns: [table.accountId, table.calculatorId],
       foreignColumns: [customCalculators.accountId, customCalculators.id],
     }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * The account's results endpoint (docs/results.md): where events are POSTed, signed with
+ * its own secret (sealed like webhook header values). Disabled while `disabledReason` is
+ * set; `failingSince` is the first failure since the last delivery.
+ */
+export const resultsEndpoints = sqliteTable('results_endpoints', {
+  accountId: text('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  url: text('url').notNull(),
+  /** JSON array of the event types it receives (`test` always). */
+  events: text('events').notNull(),
+  /** `v1.<base64 iv|tag|ciphertext>` of the `whsec_…` secret. */
+  secret: text('secret').notNull(),
+  previousSecret: text('previous_secret'),
+  previousValidUntil: text('previous_valid_until'),
+  disabledReason: text('disabled_reason'),
+  failingSince: text('failing_since'),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});
+
+/**
+ * The delivery queue: one row per event, with its body as sent (the same bytes on every
+ * attempt). Times that the queue compares are milliseconds since the epoch. An event is
+ * in flight while `leaseUntil` lies ahead; `leaseOwner` names the server holding it.
+ */
+export const deliveryEvents = sqliteTable(
+  'delivery_events',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => resultsEndpoints.accountId, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    payload: text('payload').notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: integer('lease_until'),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [
+    index('delivery_events_due_idx').on(table.status, table.nextAttemptAt),
+    index('delivery_events_account_idx').on(table.accountId, table.createdAt),
+  ],
+);
+
+/** One row per delivery attempt: what the endpoint answered (its first 1 KiB), never what was sent. */
+export const deliveryAttempts = sqliteTable(
+  'delivery_attempts',
+  {
+    eventId: text('event_id')
+      .notNull()
+      .references(() => deliveryEvents.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    accountId: text('account_id').notNull(),
+    at: text('at').notNull(),
+    outcome: text('outcome').notNull(),
+    httpStatus: integer('http_status'),
+    durationMs: integer('duration_ms').notNull(),
+    response: text('response').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.eventId, table.attempt] }),
+    index('delivery_attempts_account_idx').on(table.accountId, table.at),
   ],
 );

@@ -6,9 +6,9 @@ import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { requireCalculator } from '../../require-calculator.ts';
 import type { AddressPolicy } from '../../webhook/address-policy.ts';
-import { DEFAULT_TIMEOUT_MS } from '../../webhook/guarded-fetch.ts';
 import { REDACTED, validateWebhookHeaders } from '../../webhook/headers.ts';
-import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver } from '../../webhook/url-check.ts';
+import type { Resolver } from '../../webhook/url-check.ts';
+import { urlRefusal } from '../../webhook/save-check.ts';
 import { type HeaderCipher, rowId } from '../../security/header-cipher.ts';
 import type { ConfigAnswer, ConfigRequest } from './model.ts';
 import type { PullVisit } from './pull.ts';
@@ -144,31 +144,10 @@ function storedHeaders(deps: ConfigDeps, accountId: string, calcId: string, seal
   }
 }
 
-/**
- * Where a refused address is one of the machine's own: the way to test against a local
- * server (docs/webhooks.md, "Test locally").
- */
-const LOCAL_TEST_HINT =
-  ' To test against a server on your own machine, bind it to 127.0.0.2 and whoever runs calc allows that ' +
-  'address with CALC_WEBHOOK_ALLOW_CIDRS=127.0.0.2/32 (comma-separated CIDR blocks); use http://127.0.0.2:PORT, ' +
-  'not localhost: see "Test locally" in docs/webhooks.md.';
-
-const refusedUrl = (reason: string, outcome: string) =>
-  new AppError(
-    'invalid_webhook_url',
-    `config.webhook.url is refused: ${reason}.${outcome === 'blocked_address' ? LOCAL_TEST_HINT : ''}`,
-  );
-
 /** The save-time URL check: the same parse, lookup and address rules as every fetch. */
 async function checkUrl(deps: ConfigDeps, raw: string): Promise<void> {
-  const target = parseWebhookUrl(raw);
-  if (isWebhookUrlError(target)) throw refusedUrl(target.reason, target.outcome);
-  const checked = await resolveAndCheck(target, {
-    resolve: deps.resolve,
-    policy: deps.policy,
-    signal: AbortSignal.timeout(DEFAULT_TIMEOUT_MS),
-  });
-  if (!checked.ok) throw refusedUrl(checked.reason, checked.outcome);
+  const refused = await urlRefusal(raw, deps);
+  if (refused !== null) throw new AppError('invalid_webhook_url', `config.webhook.url is refused: ${refused}`);
 }
 
 /**

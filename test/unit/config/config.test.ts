@@ -37,6 +37,16 @@ describe('server settings', () => {
       expect(() => loadServerConfig({}, { CALC_CALCULATORS_BASE: bad })).toThrow(ConfigError);
   });
 
+  test('delivery backoff scale: flag over variable, 1 by default, a factor above 0 up to 100', () => {
+    expect(loadServerConfig({}, {}).deliveryBackoffScale).toBe(1);
+    expect(loadServerConfig({}, { CALC_DELIVERY_BACKOFF_SCALE: '0.001' }).deliveryBackoffScale).toBe(0.001);
+    expect(
+      loadServerConfig({ 'delivery-backoff-scale': '0.5' }, { CALC_DELIVERY_BACKOFF_SCALE: '2' }).deliveryBackoffScale,
+    ).toBe(0.5);
+    for (const bad of ['0', '-1', 'fast', '101', '', '1e3'])
+      expect(() => loadServerConfig({}, { CALC_DELIVERY_BACKOFF_SCALE: bad })).toThrow(ConfigError);
+  });
+
   test('PostgreSQL pool sizes: flags over variables, the measured defaults, at least 1', () => {
     expect(loadServerConfig({}, {}).databasePool).toBe(DEFAULT_DATABASE_POOL);
     expect(loadServerConfig({}, { CALC_DATABASE_POOL: '16' }).databasePool).toBe(16);

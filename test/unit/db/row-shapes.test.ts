@@ -42,7 +42,10 @@ const sameRows: Same<typeof lite.accounts.$inferSelect, typeof pg.accounts.$infe
   Same<typeof lite.widgetConfigs.$inferSelect, typeof pg.widgetConfigs.$inferSelect> &
   Same<typeof lite.signingSecrets.$inferSelect, typeof pg.signingSecrets.$inferSelect> &
   Same<typeof lite.customCalculators.$inferSelect, typeof pg.customCalculators.$inferSelect> &
-  Same<typeof lite.customCalculatorVersions.$inferSelect, typeof pg.customCalculatorVersions.$inferSelect> = true;
+  Same<typeof lite.customCalculatorVersions.$inferSelect, typeof pg.customCalculatorVersions.$inferSelect> &
+  Same<typeof lite.resultsEndpoints.$inferSelect, typeof pg.resultsEndpoints.$inferSelect> &
+  Same<typeof lite.deliveryEvents.$inferSelect, typeof pg.deliveryEvents.$inferSelect> &
+  Same<typeof lite.deliveryAttempts.$inferSelect, typeof pg.deliveryAttempts.$inferSelect> = true;
 
 test('the SQLite and PostgreSQL schemas hold the same tables with the same columns', () => {
   expect(sameRows).toBe(true);
@@ -102,6 +105,45 @@ for (const dialect of DIALECTS) {
         expectRowOf(schema.widgetConfigs, await s.configs.find('a1', 'bmi'));
         expectRowOf(schema.signingSecrets, await s.signingSecrets.find('a1'));
         expectRowOf(schema.customCalculators, (await s.customCalculators.find('a1', 'quote'))?.row);
+        await s.resultsEndpoints.insert({
+          accountId: 'a1',
+          url: 'https://hooks.example/events',
+          events: '["result.submitted"]',
+          secret: 's',
+          previousSecret: null,
+          previousValidUntil: null,
+          disabledReason: null,
+          failingSince: null,
+          createdAt: 't',
+          updatedAt: 't',
+        });
+        expectRowOf(schema.resultsEndpoints, await s.resultsEndpoints.find('a1'));
+        const event = { id: 'msg_1', accountId: 'a1', type: 'test' as const, payload: '{}', createdAt: 't' };
+        await s.deliveries.add(event, 5);
+        const [claimed] = await s.deliveries.claim({ now: 5, leaseUntil: 10, owner: 'o', limit: 1, skipAccounts: [] });
+        expectRowOf(schema.deliveryEvents, claimed);
+        expectRowOf(schema.deliveryEvents, await s.deliveries.findEvent('a1', 'msg_1'));
+        await s.deliveries.finish({
+          eventId: 'msg_1',
+          owner: 'o',
+          leaseUntil: 10,
+          status: 'delivered',
+          nextAttemptAt: 5,
+          log: {
+            eventId: 'msg_1',
+            attempt: 1,
+            accountId: 'a1',
+            at: 't',
+            outcome: 'ok',
+            httpStatus: 200,
+            durationMs: 1,
+            response: '',
+          },
+        });
+        const [logged] = await s.deliveries.attempts('a1', { limit: 1 });
+        const { type, ...attempt } = logged ?? { type: '' };
+        expect(type).toBe('test');
+        expectRowOf(schema.deliveryAttempts, attempt);
       } finally {
         await s.close();
       }
