@@ -179,6 +179,14 @@ describe('DELETE /v1/account', () => {
     const load = () =>
       app.request('POST', '/v1/widget/load', { body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi' } });
     while (Object.keys((await load()).json.values).length > 0);
+    // A results endpoint with a delivered test event: its queue row and its log entry.
+    const endpoint = await app.request('PUT', '/v1/account/results-endpoint', {
+      token: owner.token,
+      body: { url: target.url('/events') },
+    });
+    expect(endpoint.status).toBe(201);
+    const tested = await app.request('POST', '/v1/account/results-endpoint/test', { token: owner.token });
+    expect(tested.status).toBe(200);
     await app.flush();
     return owner;
   }
