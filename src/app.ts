@@ -107,8 +107,8 @@ export function createApp(options: AppOptions) {
   const rateDeps = { rates: config.rates, clientIp, now };
   const widgetLimit = widgetRateLimit(rateDeps);
   const signupLimit = signupRateLimit(rateDeps);
-  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now };
-  const groups = routeGroups({ widget: widgetLimit.concern ? [widgetLimit.concern] : [] });
+  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now, limit: widgetLimit.limit };
+  const groups = routeGroups();
   const native = nativeRoutes(
     widgetRoutes({ ...widgetDeps, prefill: loadPrefill({ ...webhook, usage }) }),
     groups.widget,

@@ -56,6 +56,7 @@ export interface ServeFlags {
   'rate-widget-per-minute'?: number;
   'rate-widget-per-day'?: number;
   'rate-signup-per-hour'?: number;
+  'rate-clients-max'?: number;
   demo?: boolean;
   'regenerate-secrets'?: boolean;
   'database-url'?: string;
@@ -69,9 +70,16 @@ export interface RateSettings {
   widgetPerDay: number;
   /** Sign-ups per client address. */
   signupPerHour: number;
+  /** Clients the widget limiter keeps counts for at most (its memory bound). */
+  clientsMax: number;
 }
 
-const DEFAULT_RATES: Readonly<RateSettings> = { widgetPerMinute: 120, widgetPerDay: 2_000, signupPerHour: 10 };
+const DEFAULT_RATES: Readonly<RateSettings> = {
+  widgetPerMinute: 120,
+  widgetPerDay: 2_000,
+  signupPerHour: 10,
+  clientsMax: 100_000,
+};
 
 export const WEBHOOK_MAX_IN_FLIGHT = 512;
 /** Bun's HTTP client runs at most this many requests at once unless the variable raises it. */
@@ -162,12 +170,13 @@ export function readQuotas(flags: ServeFlags = {}, env: Env = process.env): Reco
 }
 
 function readRates(flags: ServeFlags, env: Env): RateSettings {
-  const read = (flag: keyof ServeFlags & `rate-${string}`, variable: string, fallback: number) =>
-    integer(flag, (flags[flag] as number | undefined) ?? env[variable] ?? fallback, 0);
+  const read = (flag: keyof ServeFlags & `rate-${string}`, variable: string, fallback: number, min = 0) =>
+    integer(flag, (flags[flag] as number | undefined) ?? env[variable] ?? fallback, min);
   return {
     widgetPerMinute: read('rate-widget-per-minute', 'CALC_RATE_WIDGET_PER_MINUTE', DEFAULT_RATES.widgetPerMinute),
     widgetPerDay: read('rate-widget-per-day', 'CALC_RATE_WIDGET_PER_DAY', DEFAULT_RATES.widgetPerDay),
     signupPerHour: read('rate-signup-per-hour', 'CALC_RATE_SIGNUP_PER_HOUR', DEFAULT_RATES.signupPerHour),
+    clientsMax: read('rate-clients-max', 'CALC_RATE_CLIENTS_MAX', DEFAULT_RATES.clientsMax, 1),
   };
 }
 

@@ -77,6 +77,11 @@ export default class Serve extends BaseCommand {
       description: 'sign-ups per hour per client address, 0 = no limit [env: CALC_RATE_SIGNUP_PER_HOUR] (default: 10)',
       min: 0,
     }),
+    'rate-clients-max': Flags.integer({
+      description:
+        'clients the widget limiter keeps counts for, its memory bound; a client over its limit is never forgotten before its window ends [env: CALC_RATE_CLIENTS_MAX] (default: 100000)',
+      min: 1,
+    }),
     demo: Flags.boolean({ description: 'on an empty database, seed a demo account whose page origin is registered' }),
     'regenerate-secrets': Flags.boolean({
       description:

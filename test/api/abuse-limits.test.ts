@@ -114,6 +114,61 @@ describe('per-client limits on the widget routes', () => {
   });
 });
 
+describe('the widget limiter cannot be emptied from outside', () => {
+  test('junk keys count per address alone and add no entries; a limited client is never forgotten', async () => {
+    const clock = { now: START };
+    await using server = listeningApp({
+      flags: { ...PROXY, 'rate-widget-per-minute': 5, 'rate-widget-per-day': 100, 'rate-clients-max': 10 },
+      now: () => new Date(clock.now),
+    });
+    const { apiKey } = await ownerWithDomain(server.app);
+    const attacker = '203.0.113.66';
+    const load = (key: string, client: string) =>
+      server.post('/v1/widget/load', { apiKey: key, domain: ORIGIN, calcId: 'bmi' }, { client });
+    for (let i = 0; i < 5; i++) expect((await load(apiKey, attacker)).status).toBe(200);
+    expect((await load(apiKey, attacker)).status).toBe(429);
+    // 2,000 made-up keys from the same address: five are looked at (401), then the address's bucket is full.
+    const junk: number[] = [];
+    for (let i = 0; i < 2_000; i++) junk.push((await load(`pk_junk${i}`, attacker)).status);
+    expect(junk.filter((status) => status === 401)).toHaveLength(5);
+    expect(junk.filter((status) => status === 429)).toHaveLength(1_995);
+    // Two entries: the attacker's count for the key, and its bucket for unknown keys.
+    expect(server.app.widgetLimiter.size).toBe(2);
+    // Junk from 2,000 other addresses fills the limiter (10 clients) over and over: the
+    // attacker's limited count is never what makes room.
+    for (let i = 0; i < 2_000; i++) {
+      const client = `198.51.${(i >> 8) & 255}.${i & 255}`;
+      expect((await load(`pk_junk${i}`, client)).status).toBe(401);
+    }
+    expect(server.app.widgetLimiter.size).toBeLessThanOrEqual(10);
+    const still = await load(apiKey, attacker);
+    expect([still.status, still.headers.get('retry-after')]).toEqual([429, '60']);
+    // Its window ends: served again, and the day's count is still kept (5 + 5 of 100).
+    clock.now = START + 60_000;
+    for (let i = 0; i < 5; i++) expect((await load(apiKey, attacker)).status).toBe(200);
+    expect((await load(apiKey, attacker)).status).toBe(429);
+  }, 120_000);
+
+  test('full of limited clients, a new client is refused with Retry-After rather than one of them forgotten', async () => {
+    const clock = { now: START + 15_000 };
+    await using server = listeningApp({
+      flags: { ...PROXY, 'rate-widget-per-minute': 1, 'rate-clients-max': 10 },
+      now: () => new Date(clock.now),
+    });
+    const { apiKey } = await ownerWithDomain(server.app);
+    const body = { apiKey, domain: ORIGIN, calcId: 'bmi' };
+    const clients = Array.from({ length: 10 }, (_, i) => `198.51.100.${i}`);
+    for (const client of clients) expect((await server.post('/v1/widget/verify', body, { client })).status).toBe(200);
+    const newcomer = await server.post('/v1/widget/verify', body, { client: '198.51.100.200' });
+    expect(newcomer.status).toBe(429);
+    expect(newcomer.json.error.code).toBe('rate_limited');
+    expect(newcomer.headers.get('retry-after')).toBe('45');
+    for (const client of clients) expect((await server.post('/v1/widget/verify', body, { client })).status).toBe(429);
+    clock.now = START + 60_000;
+    expect((await server.post('/v1/widget/verify', body, { client: '198.51.100.200' })).status).toBe(200);
+  });
+});
+
 describe('sign-up limit per client address', () => {
   test('exactly the limit per hour; then 429 without a new account; other addresses unaffected', async () => {
     const clock = { now: START };

@@ -11,7 +11,14 @@ import {
   RegisterDomainRequest,
 } from '../domains/index.ts';
 import { LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
-import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
+import {
+  type AuthorisedWidget,
+  authoriseWidget,
+  registerDomain,
+  useQuota,
+  type WidgetDeps,
+  widgetClient,
+} from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export { LoadAnswer } from './model.ts';
@@ -79,7 +86,7 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
       response: { 200: VerifyAnswer, ...widgetErrors },
       detail: { summary: 'Check that a page may show a calculator (does not count a load)' },
       answer(body, request) {
-        const found = authoriseWidget(deps, body, request.headers.get('origin'));
+        const found = authoriseWidget(deps, body, request.headers.get('origin'), widgetClient(deps, request));
         return found instanceof Promise ? found.then((ok) => verified(deps, ok)) : verified(deps, found);
       },
     },
@@ -92,7 +99,7 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill }): NativeRou
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } },
       },
       answer(body, request) {
-        const found = authoriseWidget(deps, body, request.headers.get('origin'));
+        const found = authoriseWidget(deps, body, request.headers.get('origin'), widgetClient(deps, request));
         return found instanceof Promise
           ? found.then((ok) => loaded(deps, ok, body.context))
           : loaded(deps, found, body.context);
@@ -137,8 +144,8 @@ function prefilled(
 export function widgetModule(deps: WidgetDeps) {
   return new Elysia({ tags: ['widget'] }).post(
     '/v1/widget/register-domain',
-    async ({ body, headers, set }) => {
-      const domain = await registerDomain(deps, body, headers.origin ?? null);
+    async ({ body, headers, set, request }) => {
+      const domain = await registerDomain(deps, body, headers.origin ?? null, widgetClient(deps, request));
       set.status = domain.status === 'active' ? 200 : 202;
       return { domain };
     },

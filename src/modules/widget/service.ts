@@ -4,6 +4,7 @@ import type { Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
+import type { WidgetLimit } from '../../http/rate-limit.ts';
 import { requireCalculator } from '../../require-calculator.ts';
 import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
 import { matchingOrigins, normaliseOrigin } from '../../domains/origin.ts';
@@ -16,6 +17,13 @@ export interface WidgetDeps {
   usage: UsageCounter;
   quotas: Readonly<Record<Plan, number>>;
   now: () => Date;
+  /** The per-client limit, or null when it is off. */
+  limit: WidgetLimit | null;
+}
+
+/** The client a widget call counts for (nothing to work out when the limit is off). */
+export function widgetClient(deps: Pick<WidgetDeps, 'limit'>, request: Request): string {
+  return deps.limit === null ? '' : deps.limit.clientOf(request);
 }
 
 /** What a page sends to verify or load. */
@@ -24,9 +32,14 @@ type WidgetCall = Static<typeof WidgetRequest>;
 const invalidApiKey = () =>
   new AppError('invalid_api_key', 'The API key is not valid. Copy it again from `calc embed` or your account page.');
 
-/** The account behind a public key, or 401. */
-async function accountForKey(deps: Pick<WidgetDeps, 'accounts'>, apiKey: string): Promise<AccountRow> {
+/**
+ * The account behind a public key, or 401; the call counted against the per-client limit
+ * around the lookup (see {@link WidgetLimit}).
+ */
+async function accountForKey(deps: WidgetDeps, apiKey: string, client: string): Promise<AccountRow> {
+  const counted = deps.limit === null || deps.limit.held(client, apiKey);
   const account = apiKey.startsWith('pk_') ? await deps.accounts.findByApiKey(apiKey) : undefined;
+  if (!counted) deps.limit?.count(client, apiKey, account !== undefined);
   if (!account) throw invalidApiKey();
   return account;
 }
@@ -55,31 +68,43 @@ export interface AuthorisedWidget {
 }
 
 /**
- * The checks both widget routes share, in the documented order (docs/api.md, "Order of checks"): key → Origin header →
- * registered domain → calculator. (The body's shape was checked by the route schema.) Answers without a promise
- * when the store does (SQLite): every embedding page passes here, and each promise is a tick and an allocation.
+ * The checks both widget routes share, in the documented order (docs/api.md, "Order of checks"): per-client
+ * limit → key → Origin header → registered domain → calculator. (The body's shape was checked by the route
+ * schema.) The limit is taken before the lookup for a (client, key) pair the limiter holds, after it for the
+ * others, once the key is known valid or not. Answers without a promise when the store does (SQLite): every
+ * embedding page passes here, and each promise is a tick and an allocation.
  */
 export function authoriseWidget(
   deps: WidgetDeps,
   request: WidgetCall,
   originHeader: string | null,
+  client: string,
 ): AuthorisedWidget | Promise<AuthorisedWidget> {
   const origin = pageOrigin(request.domain);
-  if (!request.apiKey.startsWith('pk_')) throw invalidApiKey();
+  const counted = deps.limit === null || deps.limit.held(client, request.apiKey);
+  if (!request.apiKey.startsWith('pk_')) {
+    if (!counted) deps.limit?.count(client, request.apiKey, false);
+    throw invalidApiKey();
+  }
   // One store call answers both the key and the domain checks (one query on PostgreSQL);
   // they are still judged in order.
   const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin));
+  const uncounted = counted ? null : client;
   return found instanceof Promise
-    ? found.then((lookup) => judge(lookup, request, origin, originHeader))
-    : judge(found, request, origin, originHeader);
+    ? found.then((lookup) => judge(deps, lookup, request, origin, originHeader, uncounted))
+    : judge(deps, found, request, origin, originHeader, uncounted);
 }
 
 function judge(
+  deps: WidgetDeps,
   found: WidgetLookup | undefined,
   request: WidgetCall,
   origin: string,
   originHeader: string | null,
+  /** The client when the call is still to be counted. */
+  uncounted: string | null,
 ): AuthorisedWidget {
+  if (uncounted !== null) deps.limit?.count(uncounted, request.apiKey, found !== undefined);
   if (!found) throw invalidApiKey();
   const { account, domainStatus: status } = found;
   checkOriginHeader(origin, originHeader);
@@ -91,16 +116,17 @@ function judge(
 }
 
 /**
- * register-domain, in the same order as the other widget routes: body → key → Origin
- * header → the request itself (pending, or the existing status).
+ * register-domain, in the same order as the other widget routes: body → per-client limit →
+ * key → Origin header → the request itself (pending, or the existing status).
  */
 export async function registerDomain(
   deps: WidgetDeps,
   request: { apiKey: string; domain: string },
   originHeader: string | null,
+  client: string,
 ): Promise<DomainJson> {
   const origin = pageOrigin(request.domain);
-  const account = await accountForKey(deps, request.apiKey);
+  const account = await accountForKey(deps, request.apiKey, client);
   checkOriginHeader(origin, originHeader);
   return requestDomain(deps, account.id, origin);
 }
