@@ -9,6 +9,7 @@ import { nativeRoutes } from './http/native-route.ts';
 import { signupRateLimit, widgetRateLimit } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { accountsModule } from './modules/accounts/index.ts';
+import { createPasswords } from './security/passwords.ts';
 import { createTokenService } from './security/session-tokens.ts';
 import { calculatorsModule } from './modules/calculators/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
@@ -71,7 +72,12 @@ export function createApp(options: AppOptions) {
   });
   const retention = createRetention({ store: usageStore, now, logger });
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
-  const limiter = loginLimiterOf(options.database, () => now().getTime());
+  // At most one argon2 run per core, with a bounded queue (docs/security.md).
+  const passwords = createPasswords();
+  const limiter = loginLimiterOf(options.database, () => now().getTime(), {
+    perAccount: config.rates.signInPerMinute,
+    perAddress: config.rates.signInAddressPerMinute,
+  });
   const accessLog = createAccessLog(logger);
   const publicUrl = () => config.publicUrl ?? options.fallbackPublicUrl?.() ?? `http://${config.host}:${config.port}`;
   const { configs } = stores;
@@ -126,6 +132,7 @@ export function createApp(options: AppOptions) {
           accounts,
           tokens,
           limiter,
+          passwords,
           signupLimit,
           usage,
           usageStore,

@@ -57,6 +57,8 @@ export interface ServeFlags {
   'rate-widget-per-day'?: number;
   'rate-signup-per-hour'?: number;
   'rate-clients-max'?: number;
+  'rate-signin-per-minute'?: number;
+  'rate-signin-address-per-minute'?: number;
   demo?: boolean;
   'regenerate-secrets'?: boolean;
   'database-url'?: string;
@@ -72,6 +74,9 @@ export interface RateSettings {
   signupPerHour: number;
   /** Clients the widget limiter keeps counts for at most (its memory bound). */
   clientsMax: number;
+  /** Successful sign-ins per minute per account, and per client address. */
+  signInPerMinute: number;
+  signInAddressPerMinute: number;
 }
 
 const DEFAULT_RATES: Readonly<RateSettings> = {
@@ -79,6 +84,8 @@ const DEFAULT_RATES: Readonly<RateSettings> = {
   widgetPerDay: 2_000,
   signupPerHour: 10,
   clientsMax: 100_000,
+  signInPerMinute: 10,
+  signInAddressPerMinute: 30,
 };
 
 export const WEBHOOK_MAX_IN_FLIGHT = 512;
@@ -177,6 +184,12 @@ function readRates(flags: ServeFlags, env: Env): RateSettings {
     widgetPerDay: read('rate-widget-per-day', 'CALC_RATE_WIDGET_PER_DAY', DEFAULT_RATES.widgetPerDay),
     signupPerHour: read('rate-signup-per-hour', 'CALC_RATE_SIGNUP_PER_HOUR', DEFAULT_RATES.signupPerHour),
     clientsMax: read('rate-clients-max', 'CALC_RATE_CLIENTS_MAX', DEFAULT_RATES.clientsMax, 1),
+    signInPerMinute: read('rate-signin-per-minute', 'CALC_RATE_SIGNIN_PER_MINUTE', DEFAULT_RATES.signInPerMinute),
+    signInAddressPerMinute: read(
+      'rate-signin-address-per-minute',
+      'CALC_RATE_SIGNIN_ADDRESS_PER_MINUTE',
+      DEFAULT_RATES.signInAddressPerMinute,
+    ),
   };
 }
 

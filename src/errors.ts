@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   not_ready: 503,
+  busy: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

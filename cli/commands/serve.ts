@@ -36,6 +36,16 @@ export default class Serve extends BaseCommand {
         'connections to PostgreSQL this server keeps open at most, besides the widget pool; see docs/scaling.md [env: CALC_DATABASE_POOL] (default: 4)',
       min: 1,
     }),
+    'rate-signin-per-minute': Flags.integer({
+      description:
+        'successful sign-ins per minute per account, 0 = no limit [env: CALC_RATE_SIGNIN_PER_MINUTE] (default: 10)',
+      min: 0,
+    }),
+    'rate-signin-address-per-minute': Flags.integer({
+      description:
+        'successful sign-ins per minute per client address, 0 = no limit [env: CALC_RATE_SIGNIN_ADDRESS_PER_MINUTE] (default: 30)',
+      min: 0,
+    }),
     'database-widget-pool': Flags.integer({
       description:
         "connections to PostgreSQL for the widget's key lookups alone; see docs/scaling.md [env: CALC_DATABASE_WIDGET_POOL] (default: 2)",

@@ -29,6 +29,7 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   rate_limited: 'Too many requests from this client; wait for `Retry-After` seconds.',
   internal: 'A bug on the server: quote the request id from the message when reporting it.',
   not_ready: 'The server cannot reach its database.',
+  busy: 'The server is checking as many passwords as it can; wait for `Retry-After` seconds.',
 };
 
 /**
@@ -70,4 +71,5 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
     message: `Something went wrong on our side. Quote request id ${EXAMPLE.requestId} when reporting it.`,
   },
   not_ready: { message: 'The database does not answer; try again in a moment.' },
+  busy: { message: 'The server is busy checking passwords. Try again in a second.' },
 };

@@ -169,6 +169,118 @@ describe('the widget limiter cannot be emptied from outside', () => {
   });
 });
 
+describe('successful sign-ins are limited', () => {
+  const signIn = (server: Awaited<ReturnType<typeof listeningApp>>, email: string, password: string, client: string) =>
+    server.post('/v1/auth/login', { email, password }, { client });
+
+  test('exactly 10 a minute per account, from any address; then 429 until the minute ends', async () => {
+    const clock = { now: START + 15_000 };
+    await using server = listeningApp({ flags: PROXY, now: () => new Date(clock.now) });
+    const { email, password } = await server.app.signup();
+    for (let i = 0; i < 10; i++) expect((await signIn(server, email, password, `203.0.113.${i}`)).status).toBe(200);
+    for (const client of ['203.0.113.0', '198.51.100.1']) {
+      const refused = await signIn(server, email, password, client);
+      expect([refused.status, refused.json.error.code]).toEqual([429, 'rate_limited']);
+      expect(refused.headers.get('retry-after')).toBe('45');
+      expect(refused.json.token).toBeUndefined();
+    }
+    const other = await server.app.signup();
+    expect((await signIn(server, other.email, other.password, '203.0.113.0')).status).toBe(200);
+    clock.now = START + 60_000;
+    expect((await signIn(server, email, password, '198.51.100.1')).status).toBe(200);
+  });
+
+  test('exactly 30 a minute per address, over any accounts; the flags set both limits', async () => {
+    const clock = { now: START };
+    await using server = listeningApp({ flags: PROXY, now: () => new Date(clock.now) });
+    const owners = [await server.app.signup(), await server.app.signup(), await server.app.signup()];
+    const address = '203.0.113.9';
+    for (const owner of owners)
+      for (let i = 0; i < 10; i++)
+        expect((await signIn(server, owner.email, owner.password, address)).status).toBe(200);
+    const fourth = await server.app.signup();
+    const refused = await signIn(server, fourth.email, fourth.password, address);
+    expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '60']);
+    expect((await signIn(server, fourth.email, fourth.password, '203.0.113.10')).status).toBe(200);
+
+    await using tight = listeningApp({
+      flags: { ...PROXY, 'rate-signin-per-minute': 2, 'rate-signin-address-per-minute': 0 },
+      now: () => new Date(clock.now),
+    });
+    const owner = await tight.app.signup();
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await signIn(tight, owner.email, owner.password, address)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  }, 120_000);
+
+  test("16 parallel loops of correct sign-ins on one account: exactly 10 succeed, another owner's sign-in stays under a second", async () => {
+    const clock = { now: START };
+    await using server = listeningApp({ flags: PROXY, now: () => new Date(clock.now) });
+    const target = await server.app.signup();
+    const victim = await server.app.signup();
+    // The loops run in a process of their own, as an attacker's would: the server's event
+    // loop serves them, the test's does not run them. They stop when their stdin closes.
+    const attacker = Bun.spawn([process.execPath, '-e', SIGN_IN_LOOPS, server.base, target.email, target.password], {
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'inherit',
+    });
+    const lines = attacker.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    // "ready": the loops have had their sign-ins and 50 refusals.
+    expect((await lines.read()).value).toBe('ready\n');
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const res = await signIn(server, victim.email, victim.password, '198.51.100.20');
+      times.push(performance.now() - started);
+      expect(res.status).toBe(200);
+    }
+    attacker.stdin.end();
+    let rest = '';
+    for (let read = await lines.read(); !read.done; read = await lines.read()) rest += read.value;
+    expect(await attacker.exited).toBe(0);
+    const counts = JSON.parse(rest) as Record<string, number>;
+    expect(counts['200']).toBe(10);
+    expect(Object.keys(counts).filter((status) => !['200', '429', '503'].includes(status))).toEqual([]);
+    // Generous: a sign-in is one argon2 check (~0.1 s), and the loops' refusals cost no hash.
+    expect(Math.max(...times)).toBeLessThan(1_000);
+  }, 120_000);
+});
+
+/**
+ * 16 loops signing in to one account as fast as the server answers, each from an address
+ * of its own (X-Forwarded-For); prints "ready" after 50 refusals, and the count of each
+ * status once its stdin closes. Arguments: base URL, email, password.
+ */
+const SIGN_IN_LOOPS = `
+const [base, email, password] = process.argv.slice(-3);
+const counts = {};
+let running = true;
+let ready = false;
+(async () => {
+  for await (const _ of Bun.stdin.stream()) {}
+  running = false;
+})();
+await Promise.all(
+  Array.from({ length: 16 }, async (_, i) => {
+    while (running) {
+      const res = await fetch(base + '/v1/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.' + i },
+        body: JSON.stringify({ email, password }),
+      });
+      await res.arrayBuffer();
+      counts[res.status] = (counts[res.status] ?? 0) + 1;
+      if (!ready && (counts[429] ?? 0) >= 50) {
+        ready = true;
+        process.stdout.write('ready\\n');
+      }
+    }
+  }),
+);
+process.stdout.write(JSON.stringify(counts));
+`;
+
 describe('sign-up limit per client address', () => {
   test('exactly the limit per hour; then 429 without a new account; other addresses unaffected', async () => {
     const clock = { now: START };
@@ -232,11 +344,15 @@ describe('failed sign-ins cannot lock an owner out', () => {
     const { email, password } = await server.app.signup();
     const attacker = '203.0.113.66';
     // 60 guesses at once, each at another email: the address's count is checked and charged
-    // in one step before the slow hash check, so exactly 50 get through to it.
+    // in one step before the slow hash check, so exactly 50 get through to it. A guess the
+    // bounded password queue turns away (503 busy, nothing charged) is sent again.
     const statuses = await Promise.all(
       Array.from({ length: 60 }, async (_, i) => {
         const guess = { email: `guess${i}@shop.example`, password: 'wrong password!' };
-        return (await server.post('/v1/auth/login', guess, { client: attacker })).status;
+        for (;;) {
+          const { status } = await server.post('/v1/auth/login', guess, { client: attacker });
+          if (status !== 503) return status;
+        }
       }),
     );
     expect(statuses.filter((s) => s === 401)).toHaveLength(50);

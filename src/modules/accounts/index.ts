@@ -7,6 +7,7 @@ import type { UsageCounter } from '../../usage/counter.ts';
 import { quotaStatus, type UsageDeps } from '../usage/index.ts';
 import { ownerAuth } from '../../http/owner-auth.ts';
 import type { LoginLimiter } from '../../limits/login-limiter.ts';
+import type { Passwords } from '../../security/passwords.ts';
 import {
   AccountEnvelope,
   AccountOverview,
@@ -45,6 +46,7 @@ export interface AccountsModuleDeps {
   accounts: AccountsStore;
   tokens: TokenService;
   limiter: LoginLimiter;
+  passwords: Passwords;
   signupLimit: { check(request: Request): void };
   usage: UsageCounter;
   usageStore: UsageDeps['usageStore'];
@@ -78,7 +80,14 @@ export function accountsModule(deps: AccountsModuleDeps) {
       },
       {
         body: Credentials,
-        response: { 201: Session, 400: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse },
+        response: {
+          201: Session,
+          400: ErrorResponse,
+          403: ErrorResponse,
+          409: ErrorResponse,
+          429: ErrorResponse,
+          503: ErrorResponse,
+        },
         detail: { summary: 'Create an account' },
       },
     )
@@ -87,7 +96,7 @@ export function accountsModule(deps: AccountsModuleDeps) {
       async ({ body, request }) => session(await authenticate(deps, body, deps.clientIp(request))),
       {
         body: Credentials,
-        response: { 200: Session, 401: ErrorResponse, 429: ErrorResponse },
+        response: { 200: Session, 401: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse },
         detail: { summary: 'Sign in and get a session token' },
       },
     )

@@ -1,0 +1,129 @@
+import { availableParallelism } from 'node:os';
+import { AppError, rateLimited } from '../errors.ts';
+import type { LoginLimiter } from '../limits/login-limiter.ts';
+
+/** What runs inside a slot: argon2id hashing and checking (each ~50–100 ms of a core, on purpose). */
+interface Argon2 {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string): Promise<boolean>;
+}
+
+/**
+ * Password work, bounded: at most `concurrency` argon2 runs at once (one per core), a
+ * bounded number of requests waits behind them, and past that a request answers 503
+ * `busy` at once. So no stream of sign-ins, sign-ups or password checks can make another
+ * owner's sign-in wait for more than the queue ahead of it (docs/security.md).
+ */
+export interface Passwords {
+  /**
+   * Takes a place for one request's password work, or 503 `busy` at once when every place
+   * is taken. Checks that need no core (the sign-in limits) run before `argon2()`, which
+   * waits for a core; `done()` gives the place back whatever happened (call it once).
+   */
+  enter(): PasswordPlace;
+  /** `enter`, `argon2()`, `work`, `done()`: for work with nothing to check first. */
+  run<T>(work: (argon2: Argon2) => Promise<T>): Promise<T>;
+}
+
+interface PasswordPlace {
+  argon2(): Promise<Argon2>;
+  done(): void;
+}
+
+const ARGON2: Argon2 = {
+  hash: (password) => Bun.password.hash(password, { algorithm: 'argon2id' }),
+  verify: (password, hash) => Bun.password.verify(password, hash),
+};
+
+/**
+ * Waiting requests per slot. A check takes ~100 ms of a core on this project's 2-core
+ * reference machine (more under load), so the work ahead of a newcomer stays a few tenths
+ * of a second, within the second a sign-in may take while a stream of others runs.
+ */
+const QUEUE_PER_SLOT = 2;
+
+/** Seconds a client is told to wait after `busy`: the queue drains within about one. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+export function createPasswords({
+  concurrency = availableParallelism(),
+  queue = concurrency * QUEUE_PER_SLOT,
+}: {
+  concurrency?: number;
+  queue?: number;
+} = {}): Passwords {
+  let admitted = 0;
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  const enter = (): PasswordPlace => {
+    if (admitted >= concurrency + queue)
+      throw new AppError('busy', 'The server is busy checking passwords. Try again in a second.', undefined, {
+        'Retry-After': String(BUSY_RETRY_AFTER_SECONDS),
+      });
+    admitted++;
+    let holding = false;
+    let left = false;
+    return {
+      async argon2() {
+        if (!holding) {
+          if (running < concurrency) running++;
+          else await new Promise<void>((resolve) => waiting.push(resolve));
+          holding = true;
+        }
+        return ARGON2;
+      },
+      done() {
+        if (left) return;
+        left = true;
+        admitted--;
+        if (holding) release();
+      },
+    };
+  };
+  return { enter, run: (work) => runIn(enter(), work) };
+}
+
+async function runIn<T>(place: PasswordPlace, work: (argon2: Argon2) => Promise<T>): Promise<T> {
+  try {
+    return await work(await place.argon2());
+  } finally {
+    place.done();
+  }
+}
+
+/** Unbounded, for operator commands on the machine (one account at a time). */
+export const directPasswords: Passwords = (() => {
+  const enter = (): PasswordPlace => ({ argon2: async () => ARGON2, done: () => {} });
+  return { enter, run: (work) => runIn(enter(), work) };
+})();
+
+/**
+ * The signed-in owner proves the password again before something a stolen token alone
+ * must not allow (a new password, deleting the account, the signing secret). Counted like
+ * sign-ins, so a stolen token cannot be used to guess the password either. Throws 401
+ * `invalid_credentials` (`wrong` as its message) or 429.
+ */
+export async function confirmPassword(
+  deps: { limiter: LoginLimiter; passwords: Passwords },
+  account: { email: string; passwordHash: string },
+  password: string,
+  clientIp: string,
+  wrong = 'The current password is wrong.',
+): Promise<void> {
+  const place = deps.passwords.enter();
+  try {
+    const wait = await deps.limiter.attempt(account.email, clientIp);
+    if (wait !== null) throw rateLimited('Too many password checks from this address.', wait);
+    const argon2 = await place.argon2();
+    if (!(await argon2.verify(password, account.passwordHash))) throw new AppError('invalid_credentials', wrong);
+    const over = await deps.limiter.succeeded(account.email, clientIp);
+    if (over !== null) throw rateLimited('Too many sign-ins for this account or from this address.', over);
+  } finally {
+    place.done();
+  }
+}
