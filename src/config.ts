@@ -20,6 +20,8 @@ export interface ServerConfig {
   /** CALC_WEBHOOK_KEY (32 bytes, base64 or hex); otherwise generated into the data directory. */
   webhookKey: Uint8Array | null;
   jwtLifetimeSeconds: number;
+  /** A session token at most this old may read or rotate the signing secret without the password (docs/security.md). */
+  freshAuthSeconds: number;
   trustProxy: readonly string[];
   quotas: Readonly<Record<Plan, number>>;
   /** Per-client limits (docs/api.md, "Rate limits"); 0 turns one off. */
@@ -59,6 +61,7 @@ export interface ServeFlags {
   'rate-clients-max'?: number;
   'rate-signin-per-minute'?: number;
   'rate-signin-address-per-minute'?: number;
+  'fresh-auth-seconds'?: number;
   demo?: boolean;
   'regenerate-secrets'?: boolean;
   'database-url'?: string;
@@ -87,6 +90,8 @@ const DEFAULT_RATES: Readonly<RateSettings> = {
   signInPerMinute: 10,
   signInAddressPerMinute: 30,
 };
+
+const DEFAULT_FRESH_AUTH_SECONDS = 300;
 
 export const WEBHOOK_MAX_IN_FLIGHT = 512;
 /** Bun's HTTP client runs at most this many requests at once unless the variable raises it. */
@@ -137,6 +142,12 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
     ),
     webhookKey: webhookKey(env.CALC_WEBHOOK_KEY),
     jwtLifetimeSeconds: integer('CALC_JWT_LIFETIME', env.CALC_JWT_LIFETIME ?? 7 * 24 * 3600, 60, 365 * 24 * 3600),
+    freshAuthSeconds: integer(
+      'fresh-auth-seconds',
+      flags['fresh-auth-seconds'] ?? env.CALC_FRESH_AUTH_SECONDS ?? DEFAULT_FRESH_AUTH_SECONDS,
+      0,
+      24 * 3600,
+    ),
     trustProxy: cidrList('trust-proxy', flags['trust-proxy'] ?? env.CALC_TRUST_PROXY),
     quotas: readQuotas(flags, env),
     rates: readRates(flags, env),

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   domain_pending: 403,
   origin_mismatch: 403,
   signup_disabled: 403,
+  password_required: 403,
   calculator_not_found: 404,
   domain_not_found: 404,
   not_found: 404,

@@ -18,6 +18,8 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   domain_pending: "The page's origin asked to be added and waits for the owner's approval.",
   origin_mismatch: "The `domain` in the body does not match the browser's Origin header.",
   signup_disabled: 'Sign-up is turned off on this server; its operator creates accounts.',
+  password_required:
+    'The session is older than the few minutes that reveal or replace the signing secret: send the `password`.',
   calculator_not_found: 'No calculator has this id (`GET /v1/calculators` lists them).',
   domain_not_found: 'The account has no such domain or pending request.',
   not_found: 'No route has this method and path.',
@@ -53,6 +55,9 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
   signup_disabled: {
     message:
       'Sign-up is disabled on this server. Whoever runs it creates accounts with `calc admin accounts create --email …`, or starts it without --disable-signup.',
+  },
+  password_required: {
+    message: 'Replacing the signing secret needs your password: this session was signed in more than 300 seconds ago.',
   },
   calculator_not_found: { message: 'There is no calculator "bmi-kids".' },
   domain_not_found: { message: 'https://old.shop.example is not registered for this account.' },

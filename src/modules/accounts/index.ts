@@ -1,4 +1,4 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import type { ServerConfig } from '../../config.ts';
 import type { AccountsStore } from '../../db/accounts-store.ts';
 import { AppError } from '../../errors.ts';
@@ -13,6 +13,7 @@ import {
   AccountOverview,
   Credentials,
   Done,
+  LogoutRequest,
   NewToken,
   PasswordChange,
   PasswordConfirmation,
@@ -47,6 +48,8 @@ export interface AccountsModuleDeps {
   tokens: TokenService;
   limiter: LoginLimiter;
   passwords: Passwords;
+  /** A session token at most this old may replace the signing secret without the password. */
+  freshAuthSeconds: number;
   signupLimit: { check(request: Request): void };
   usage: UsageCounter;
   usageStore: UsageDeps['usageStore'];
@@ -138,14 +141,16 @@ export function accountsModule(deps: AccountsModuleDeps) {
     )
     .post(
       '/v1/auth/logout',
-      async ({ account }) => {
-        await signOutEverywhere(deps, account.id);
+      async ({ account, tokenIssuedAt, body, request }) => {
+        await signOutEverywhere(deps, { account, tokenIssuedAt }, body, deps.clientIp(request));
         return { ok: true as const };
       },
       {
-        response: { 200: Done, 401: ErrorResponse },
+        body: t.Optional(LogoutRequest),
+        response: { 200: Done, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse },
         detail: {
-          summary: 'Sign out everywhere: every token issued until now stops working',
+          summary:
+            'Sign out everywhere: every token issued until now stops working; optionally replace the signing secret at once',
           security: [{ bearer: [] }],
         },
       },

@@ -2,7 +2,7 @@ import { DEFAULT_PLAN, type Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
 import { AppError, invalidRequest, rateLimited } from '../../errors.ts';
 import { newAccountId, newApiKey } from '../../secrets.ts';
-import type { SigningSecrets } from '../signing-secret/index.ts';
+import { confirmSecretAccess, type SecretAccessDeps, type SigningSecrets } from '../signing-secret/index.ts';
 import type { LoginLimiter } from '../../limits/login-limiter.ts';
 import { confirmPassword, directPasswords, type Passwords } from '../../security/passwords.ts';
 import type { AccountJson } from './model.ts';
@@ -118,11 +118,15 @@ function revokeFrom(deps: AccountsDeps): number {
   return deps.now().getTime() + 1;
 }
 
-/** A new password; every other token of the account stops working. Answers the new token's validity start. */
+/**
+ * A new password; every other token of the account stops working, and with
+ * `rotateSigningSecret` the signing secret is replaced at once. Answers the new token's
+ * validity start.
+ */
 export async function changePassword(
-  deps: PasswordDeps,
+  deps: PasswordDeps & { signingSecrets: Pick<SigningSecrets, 'rotate'> },
   account: AccountRow,
-  input: { currentPassword: string; newPassword: string },
+  input: { currentPassword: string; newPassword: string; rotateSigningSecret?: boolean },
   clientIp: string,
 ): Promise<number> {
   checkPassword(input.newPassword);
@@ -130,6 +134,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(deps, input.newPassword);
   const validAfter = revokeFrom(deps);
   await deps.accounts.setPassword(account.id, passwordHash, validAfter);
+  if (input.rotateSigningSecret) await deps.signingSecrets.rotate(account.id, { endOverlap: true });
   return validAfter;
 }
 
@@ -154,9 +159,22 @@ async function operatorFind(deps: AccountsDeps, email: string): Promise<AccountR
   return row;
 }
 
-/** Signs the account out everywhere: every token issued until now stops working. */
-export async function signOutEverywhere(deps: AccountsDeps, accountId: string): Promise<void> {
-  await deps.accounts.revokeTokens(accountId, revokeFrom(deps));
+/**
+ * Signs the account out everywhere: every token issued until now stops working. With
+ * `rotateSigningSecret` (a leaked session may have read it) the signing secret is
+ * replaced first and ends at once, which needs a fresh session or the password.
+ */
+export async function signOutEverywhere(
+  deps: AccountsDeps & SecretAccessDeps & { signingSecrets: Pick<SigningSecrets, 'rotate'> },
+  session: { account: AccountRow; tokenIssuedAt: number },
+  input: { rotateSigningSecret?: boolean; password?: string } | null | undefined,
+  clientIp: string,
+): Promise<void> {
+  if (input?.rotateSigningSecret) {
+    await confirmSecretAccess(deps, session, input.password, clientIp, 'Replacing the signing secret');
+    await deps.signingSecrets.rotate(session.account.id, { endOverlap: true });
+  }
+  await deps.accounts.revokeTokens(session.account.id, revokeFrom(deps));
 }
 
 /** Deletes the account and everything it owns, after the password is confirmed. */
