@@ -46,6 +46,8 @@ export interface LoginLimiter {
    * counts nothing and answers the seconds to wait.
    */
   succeeded(email: string, address: string): Promise<number | null>;
+  /** The password was not checked after all (the server was too busy): takes back what `attempt` charged. */
+  cancelled(email: string, address: string): Promise<void>;
 }
 
 const NO_SIGN_IN_LIMITS: SignInLimits = { perAccount: 0, perAddress: 0 };
@@ -99,6 +101,11 @@ export function createLoginLimiter({
       const addressWait = addressSignIns.take(group);
       if (addressWait !== null) accountSignIns.refund(email);
       return addressWait;
+    },
+    async cancelled(email, address) {
+      const group = clientGroup(address);
+      pairs.refund(pairKey(email, group));
+      addresses.refund(group);
     },
   };
 }

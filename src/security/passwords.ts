@@ -102,28 +102,63 @@ export const directPasswords: Passwords = (() => {
   return { enter, run: (work) => runIn(enter(), work) };
 })();
 
+/** What checking a password needs: the sign-in counts and the bounded password work. */
+export interface PasswordCheckDeps {
+  limiter: LoginLimiter;
+  passwords: Passwords;
+}
+
+const TOO_MANY = 'Too many sign-ins for this account or from this address.';
+
+/**
+ * One password check, in the order that keeps it cheap to refuse: the sign-in limits first
+ * (charged before the slow check, so a parallel burst cannot slip past them), then a place
+ * in the bounded password work (503 `busy` at once when full, the charge taken back), then
+ * `check`, which may look the account up and then waits for a core (`argon2()`). A right
+ * password counts as a sign-in (429 when a parallel one got there first); a wrong one is
+ * 401 `invalid_credentials` with `wrong` as its message. A refused request never holds a
+ * place, so a stream of them cannot fill the queue.
+ */
+export async function provePassword(
+  deps: PasswordCheckDeps,
+  who: { email: string; clientIp: string },
+  check: (argon2: () => Promise<Argon2>) => Promise<boolean>,
+  wrong: string,
+): Promise<void> {
+  const wait = await deps.limiter.attempt(who.email, who.clientIp);
+  if (wait !== null) throw rateLimited(TOO_MANY, wait);
+  let place: PasswordPlace;
+  try {
+    place = deps.passwords.enter();
+  } catch (error) {
+    await deps.limiter.cancelled(who.email, who.clientIp);
+    throw error;
+  }
+  try {
+    if (!(await check(() => place.argon2()))) throw new AppError('invalid_credentials', wrong);
+  } finally {
+    place.done();
+  }
+  const over = await deps.limiter.succeeded(who.email, who.clientIp);
+  if (over !== null) throw rateLimited(TOO_MANY, over);
+}
+
 /**
  * The signed-in owner proves the password again before something a stolen token alone
  * must not allow (a new password, deleting the account, the signing secret). Counted like
- * sign-ins, so a stolen token cannot be used to guess the password either. Throws 401
- * `invalid_credentials` (`wrong` as its message) or 429.
+ * sign-ins, so a stolen token cannot be used to guess the password either.
  */
-export async function confirmPassword(
-  deps: { limiter: LoginLimiter; passwords: Passwords },
+export function confirmPassword(
+  deps: PasswordCheckDeps,
   account: { email: string; passwordHash: string },
   password: string,
   clientIp: string,
   wrong = 'The current password is wrong.',
 ): Promise<void> {
-  const place = deps.passwords.enter();
-  try {
-    const wait = await deps.limiter.attempt(account.email, clientIp);
-    if (wait !== null) throw rateLimited('Too many password checks from this address.', wait);
-    const argon2 = await place.argon2();
-    if (!(await argon2.verify(password, account.passwordHash))) throw new AppError('invalid_credentials', wrong);
-    const over = await deps.limiter.succeeded(account.email, clientIp);
-    if (over !== null) throw rateLimited('Too many sign-ins for this account or from this address.', over);
-  } finally {
-    place.done();
-  }
+  return provePassword(
+    deps,
+    { email: account.email, clientIp },
+    async (argon2) => (await argon2()).verify(password, account.passwordHash),
+    wrong,
+  );
 }

@@ -115,5 +115,13 @@ export function createPgLoginLimiter(
         }
         return null;
       }),
+    cancelled: (email, address) =>
+      db.transaction(async (tx) => {
+        const keys = keysOf(email, address);
+        const at = now();
+        await lock(tx, keys.group);
+        await takeBack(tx, keys.pair, at);
+        await takeBack(tx, keys.address, at);
+      }),
   };
 }

@@ -1,10 +1,10 @@
 import { DEFAULT_PLAN, type Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore } from '../../db/accounts-store.ts';
-import { AppError, invalidRequest, rateLimited } from '../../errors.ts';
+import { AppError, invalidRequest } from '../../errors.ts';
 import { newAccountId, newApiKey } from '../../secrets.ts';
 import { confirmSecretAccess, type SecretAccessDeps, type SigningSecrets } from '../signing-secret/index.ts';
 import type { LoginLimiter } from '../../limits/login-limiter.ts';
-import { confirmPassword, directPasswords, type Passwords } from '../../security/passwords.ts';
+import { confirmPassword, directPasswords, type Passwords, provePassword } from '../../security/passwords.ts';
 import type { AccountJson } from './model.ts';
 
 export interface AccountsDeps {
@@ -85,25 +85,21 @@ export async function authenticate(
   if (HIDDEN.test(input.email))
     throw invalidRequest('email must not contain control or invisible formatting characters.');
   const email = input.email.trim().toLowerCase();
-  // A place in the bounded password work first (503 at once when full), then the limits,
-  // which need no core: a refused sign-in never waits in the queue.
-  const place = deps.passwords.enter();
-  try {
-    // Charged before the slow hash check, so a burst of parallel guesses cannot all pass
-    // the limit before the first failure is counted.
-    const wait = await deps.limiter.attempt(email, clientIp);
-    if (wait !== null) throw rateLimited('Too many sign-ins for this account or from this address.', wait);
-    const row = await deps.accounts.findByEmail(email);
-    const argon2 = await place.argon2();
-    timingHash ??= argon2.hash('timing-equaliser-password');
-    const ok = await argon2.verify(input.password, row?.passwordHash ?? (await timingHash));
-    if (!row || !ok) throw new AppError('invalid_credentials', 'Email or password is wrong.');
-    const over = await deps.limiter.succeeded(email, clientIp);
-    if (over !== null) throw rateLimited('Too many sign-ins for this account or from this address.', over);
-    return row;
-  } finally {
-    place.done();
-  }
+  let row: AccountRow | undefined;
+  await provePassword(
+    deps,
+    { email, clientIp },
+    async (argon2) => {
+      row = await deps.accounts.findByEmail(email);
+      const slot = await argon2();
+      timingHash ??= slot.hash('timing-equaliser-password');
+      const ok = await slot.verify(input.password, row?.passwordHash ?? (await timingHash));
+      return ok && row !== undefined;
+    },
+    'Email or password is wrong.',
+  );
+  if (!row) throw new AppError('invalid_credentials', 'Email or password is wrong.');
+  return row;
 }
 
 export async function rotateApiKey(deps: AccountsDeps, accountId: string): Promise<AccountRow> {

@@ -76,6 +76,15 @@ for (const [kind, make] of Object.entries(KINDS)) {
       expect(await limiter.attempt(OWNER, '203.0.113.9')).toBeNull();
     });
 
+    test('a cancelled attempt (the server too busy to check it) is taken back from the pair and the address', async () => {
+      await using limiter = await make(() => 1000);
+      for (let i = 0; i < 10; i++) expect(await limiter.attempt(OWNER, '203.0.113.9')).toBeNull();
+      expect(await limiter.attempt(OWNER, '203.0.113.9')).not.toBeNull();
+      await limiter.cancelled(OWNER, '203.0.113.9');
+      expect(await limiter.attempt(OWNER, '203.0.113.9')).toBeNull();
+      expect(await limiter.attempt(OWNER, '203.0.113.9')).not.toBeNull();
+    });
+
     test('10 sign-ins a minute per account, from any addresses; the 11th waits for the next minute', async () => {
       let now = 15_000;
       await using limiter = await make(() => now, SIGN_INS);
