@@ -87,6 +87,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   // and cannot be evicted for at least capacity/2 more: using it needs no move. So a hit
   // is one lookup, and only entries drifting into the older half are moved to the end.
   const last = windows.length * 2;
+  const limits = windows.map((w) => w.limit);
+  const spans = windows.map((w) => w.ms);
   const young = Math.max(1, Math.floor(capacity / 2));
   let inserted = 0;
 
@@ -184,7 +186,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       toOpen(key, entry);
     }
     for (let i = 0; i < windows.length; i++) {
-      const index = Math.floor(at / (windows[i] as RateWindow).ms);
+      const index = Math.floor(at / (spans[i] as number));
       if (entry[2 * i] !== index) {
         entry[2 * i] = index;
         entry[2 * i + 1] = 0;
@@ -207,12 +209,25 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     }
   };
 
-  /** One hit: counted (null) unless a window is full; a limited entry whose windows ended is open again. */
+  /**
+   * One hit: counted (null) unless a window is full; the entry filed as limited when this
+   * hit fills a window, as open when it was limited and its windows have ended. The path of
+   * every widget call on a held key: no allocation, one pass to check, one to count.
+   */
   const hit = (key: string, entry: Entry | number, at: number): number | null => {
     if (typeof entry === 'number') return entry;
-    const seconds = wait(entry, at);
-    if (seconds === null) count(key, entry, 1);
-    return seconds;
+    for (let i = 0; i < windows.length; i++)
+      if ((entry[2 * i + 1] as number) >= (limits[i] as number)) return wait(entry, at);
+    let full = false;
+    for (let i = 0; i < windows.length; i++) {
+      const n = (entry[2 * i + 1] as number) + 1;
+      entry[2 * i + 1] = n;
+      if (n >= (limits[i] as number)) full = true;
+    }
+    if (full) {
+      if (entry[last] !== LIMITED) toLimited(key, entry);
+    } else if (entry[last] === LIMITED) toOpen(key, entry);
+    return null;
   };
 
   return {
