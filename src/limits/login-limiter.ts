@@ -63,16 +63,10 @@ export function createLoginLimiter({
 } = {}): LoginLimiter {
   const pairs = createRateLimiter({ windows: [LOGIN_LIMITS.perEmailAndAddress], capacity, now });
   const addresses = createRateLimiter({ windows: [LOGIN_LIMITS.perAddress], capacity, now });
-  const accountSignIns = createRateLimiter({
-    windows: [{ ms: SIGN_IN_WINDOW_MS, limit: signIns.perAccount }],
-    capacity,
-    now,
-  });
-  const addressSignIns = createRateLimiter({
-    windows: [{ ms: SIGN_IN_WINDOW_MS, limit: signIns.perAddress }],
-    capacity,
-    now,
-  });
+  const perMinute = (limit: number) =>
+    createRateLimiter({ windows: [{ ms: SIGN_IN_WINDOW_MS, limit }], capacity, now });
+  const accountSignIns = perMinute(signIns.perAccount);
+  const addressSignIns = perMinute(signIns.perAddress);
   const pairKey = (email: string, group: string) => `${group} ${email}`;
 
   return {
