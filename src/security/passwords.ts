@@ -21,6 +21,8 @@ export interface Passwords {
    * waits for a core; `done()` gives the place back whatever happened (call it once).
    */
   enter(): PasswordPlace;
+  /** 503 `busy` at once when every place is taken (a look, nothing taken): before work that is dear to undo. */
+  ensureRoom(): void;
   /** `enter`, `argon2()`, `work`, `done()`: for work with nothing to check first. */
   run<T>(work: (argon2: Argon2) => Promise<T>): Promise<T>;
 }
@@ -60,11 +62,14 @@ export function createPasswords({
     if (next) next();
     else running--;
   };
-  const enter = (): PasswordPlace => {
+  const ensureRoom = () => {
     if (admitted >= concurrency + queue)
       throw new AppError('busy', 'The server is busy checking passwords. Try again in a second.', undefined, {
         'Retry-After': String(BUSY_RETRY_AFTER_SECONDS),
       });
+  };
+  const enter = (): PasswordPlace => {
+    ensureRoom();
     admitted++;
     let holding = false;
     let left = false;
@@ -85,7 +90,7 @@ export function createPasswords({
       },
     };
   };
-  return { enter, run: (work) => runIn(enter(), work) };
+  return { enter, ensureRoom, run: (work) => runIn(enter(), work) };
 }
 
 async function runIn<T>(place: PasswordPlace, work: (argon2: Argon2) => Promise<T>): Promise<T> {
@@ -99,7 +104,7 @@ async function runIn<T>(place: PasswordPlace, work: (argon2: Argon2) => Promise<
 /** Unbounded, for operator commands on the machine (one account at a time). */
 export const directPasswords: Passwords = (() => {
   const enter = (): PasswordPlace => ({ argon2: async () => ARGON2, done: () => {} });
-  return { enter, run: (work) => runIn(enter(), work) };
+  return { enter, ensureRoom: () => {}, run: (work) => runIn(enter(), work) };
 })();
 
 /** What checking a password needs: the sign-in counts and the bounded password work. */
@@ -111,13 +116,15 @@ export interface PasswordCheckDeps {
 const TOO_MANY = 'Too many sign-ins for this account or from this address.';
 
 /**
- * One password check, in the order that keeps it cheap to refuse: the sign-in limits first
- * (charged before the slow check, so a parallel burst cannot slip past them), then a place
- * in the bounded password work (503 `busy` at once when full, the charge taken back), then
- * `check`, which may look the account up and then waits for a core (`argon2()`). A right
- * password counts as a sign-in (429 when a parallel one got there first); a wrong one is
- * 401 `invalid_credentials` with `wrong` as its message. A refused request never holds a
- * place, so a stream of them cannot fill the queue.
+ * One password check, in the order that keeps it cheap to refuse: 503 `busy` at once when
+ * the bounded password work is full (nothing charged, no query); the sign-in limits
+ * (charged before the slow check, so a parallel burst cannot slip past them); a place in
+ * the password work (when others took the last one meanwhile, the charge is taken back and
+ * the answer is 503 `busy` after all); then `check`, which may look the account up and
+ * then waits for a core (`argon2()`). A right password counts as a sign-in (429 when a
+ * parallel one got there first); a wrong one is 401 `invalid_credentials` with `wrong` as
+ * its message. A refused request never holds a place, so a stream of them cannot fill the
+ * queue.
  */
 export async function provePassword(
   deps: PasswordCheckDeps,
@@ -125,6 +132,7 @@ export async function provePassword(
   check: (argon2: () => Promise<Argon2>) => Promise<boolean>,
   wrong: string,
 ): Promise<void> {
+  deps.passwords.ensureRoom();
   const wait = await deps.limiter.attempt(who.email, who.clientIp);
   if (wait !== null) throw rateLimited(TOO_MANY, wait);
   let place: PasswordPlace;

@@ -4,6 +4,9 @@ import { LOGIN_LIMITS, type LoginLimiter, SIGN_IN_WINDOW_MS, type SignInLimits }
 import type { PgDb } from './client.ts';
 import { loginFailures } from './schema.ts';
 
+/** Keys at their sign-in limit remembered by one server at most (emptied when full). */
+const MAX_REMEMBERED = 10_000;
+
 /** The advisory lock class of one address group's sign-in counts ("clog"). */
 const LOGIN_LOCK = 0x636c6f67;
 
@@ -57,10 +60,32 @@ export function createPgLoginLimiter(
       .set({ failures: sql`greatest(${loginFailures.failures} - 1, 0)` })
       .where(and(eq(loginFailures.key, key), gt(loginFailures.endsAt, at)));
 
+  // Sign-in counts only grow within their window (a count taken back over the limit stays
+  // at it), so a key found at its limit stays there until the window ends: remembered
+  // here, a stream of refused sign-ins costs no transaction. Failure counts shrink when a
+  // sign-in succeeds, so they are always read from the database.
+  const fullUntil = new Map<string, number>();
+  const remember = (key: string, endsAt: number) => {
+    if (fullUntil.size >= MAX_REMEMBERED) fullUntil.clear();
+    fullUntil.set(key, endsAt);
+  };
+  const rememberedWait = (keys: string[], at: number): number | null => {
+    let until = 0;
+    for (const key of keys) {
+      const endsAt = fullUntil.get(key);
+      if (endsAt === undefined) continue;
+      if (endsAt <= at) fullUntil.delete(key);
+      else until = Math.max(until, endsAt);
+    }
+    return until === 0 ? null : Math.max(1, Math.ceil((until - at) / 1000));
+  };
+
   return {
-    attempt: (email, address) =>
-      db.transaction(async (tx) => {
-        const keys = keysOf(email, address);
+    attempt: async (email, address) => {
+      const keys = keysOf(email, address);
+      const remembered = rememberedWait([keys.accountSignIns, keys.addressSignIns], now());
+      if (remembered !== null) return remembered;
+      return db.transaction(async (tx) => {
         const at = now();
         await lock(tx, keys.group);
         const limits = [
@@ -84,7 +109,9 @@ export function createPgLoginLimiter(
         let wait = 0;
         for (const { key, window } of limits) {
           const row = rows.find((r) => r.key === key);
-          if (row && row.failures >= window.limit) wait = Math.max(wait, Math.ceil((row.endsAt - at) / 1000));
+          if (!row || row.failures < window.limit) continue;
+          wait = Math.max(wait, Math.ceil((row.endsAt - at) / 1000));
+          if (key === keys.accountSignIns || key === keys.addressSignIns) remember(key, row.endsAt);
         }
         if (wait > 0) return wait;
         await countOne(tx, keys.pair, LOGIN_LIMITS.perEmailAndAddress.ms, at);
@@ -92,29 +119,38 @@ export function createPgLoginLimiter(
         // Ended windows are dead weight; failed sign-ins are rare enough to sweep here.
         await tx.delete(loginFailures).where(lte(loginFailures.endsAt, at));
         return null;
-      }),
-    succeeded: (email, address) =>
-      db.transaction(async (tx) => {
-        const keys = keysOf(email, address);
-        const at = now();
+      });
+    },
+    succeeded: async (email, address) => {
+      const keys = keysOf(email, address);
+      const at = now();
+      const end = windowEnd(SIGN_IN_WINDOW_MS, at);
+      // The keys at their limit once this transaction has committed (remembered only then).
+      const { wait, full } = await db.transaction(async (tx) => {
         await lock(tx, keys.group);
         await tx.delete(loginFailures).where(eq(loginFailures.key, keys.pair));
         await takeBack(tx, keys.address, at);
         const counted: string[] = [];
+        const reached: string[] = [];
         for (const [key, limit] of [
           [keys.accountSignIns, signIns.perAccount],
           [keys.addressSignIns, signIns.perAddress],
         ] as const) {
           if (limit === 0) continue;
           counted.push(key);
-          if ((await countOne(tx, key, SIGN_IN_WINDOW_MS, at)) > limit) {
-            // Over: this sign-in is refused and counts nowhere.
+          const n = await countOne(tx, key, SIGN_IN_WINDOW_MS, at);
+          if (n > limit) {
+            // Over: this sign-in is refused and counts nowhere; the key stays at its limit.
             for (const done of counted) await takeBack(tx, done, at);
-            return Math.max(1, Math.ceil((windowEnd(SIGN_IN_WINDOW_MS, at) - at) / 1000));
+            return { wait: Math.max(1, Math.ceil((end - at) / 1000)), full: [key] };
           }
+          if (n === limit) reached.push(key);
         }
-        return null;
-      }),
+        return { wait: null, full: reached };
+      });
+      for (const key of full) remember(key, end);
+      return wait;
+    },
     cancelled: (email, address) =>
       db.transaction(async (tx) => {
         const keys = keysOf(email, address);

@@ -140,3 +140,22 @@ test("postgres: a parallel burst through two servers' limiters on one database g
     await Promise.all([a.close(), b.close()]);
   }
 });
+
+test('postgres: a server remembers a sign-in count at its limit, so refusals cost no transaction until the minute ends', async () => {
+  let now = 15_000;
+  const opened = await openPostgres(await pg().createDatabase());
+  const limiter = createPgLoginLimiter(opened.db, () => now, SIGN_INS);
+  try {
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await limiter.attempt(OWNER, `203.0.113.${i}`)) ?? (await limiter.succeeded(OWNER, `203.0.113.${i}`)),
+      ).toBeNull();
+  } finally {
+    await opened.close();
+  }
+  // The database is gone: the refusal still answers, from what this server remembers.
+  expect(await limiter.attempt(OWNER, '198.51.100.1')).toBe(45);
+  now = 60_000;
+  // A new minute: the database is asked again (and is not there).
+  await expect(limiter.attempt(OWNER, '198.51.100.1')).rejects.toThrow();
+});

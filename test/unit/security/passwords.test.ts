@@ -36,7 +36,10 @@ describe('bounded password work', () => {
 
   test('a place left before it reached a core frees its place; done twice counts once', async () => {
     const passwords = createPasswords({ concurrency: 1, queue: 0 });
+    expect(() => passwords.ensureRoom()).not.toThrow();
     const place = passwords.enter();
+    // A look before work that is dear to undo: busy, and nothing taken.
+    expect(() => passwords.ensureRoom()).toThrow('busy');
     expect(() => passwords.enter()).toThrow('busy');
     place.done();
     place.done();
