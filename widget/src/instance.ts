@@ -24,7 +24,7 @@ import {
 } from './form-model.ts';
 import { fetchPack, packInMemory, textLanguage, translator, type Pack } from './i18n.ts';
 import { parseDecimal } from './locale.ts';
-import { readOptions, type MountOptions, type WidgetOptions } from './options.ts';
+import { readOptions, readRequest, type MountOptions, type WidgetOptions } from './options.ts';
 import { createView, noteRoot, type Look, type View } from './render.ts';
 import { fetchFile, fileInMemory } from './static-file.ts';
 import { adoptStyles } from './styles.ts';
@@ -36,11 +36,9 @@ export interface Instance {
 }
 
 export function createInstance(host: HTMLElement, overrides: MountOptions | undefined, apiOrigin: string): Instance {
-  const options = readOptions(host, overrides);
-  const doc = host.ownerDocument;
-  // Reuse our own open root after destroy(): a shadow root can never be detached.
+  // Reuse our own open root after destroy(): a shadow root can never be detached. (First:
+  // an element that cannot take one spends no load.)
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
-  adoptStyles(shadow, options.nonce);
   // One signal ends everything on destroy: the pending load, every listener, the theme watch.
   const lifetime = new AbortController();
   const { signal } = lifetime;
@@ -49,17 +47,20 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
     shadow.replaceChildren();
   };
 
-  const template = templateUrl(apiOrigin, options.calcId);
-  // Asked first, rendered meanwhile: the answers can only arrive after this task ends.
-  const answer = options.apiKey
-    ? loadCalculator(
-        apiOrigin,
-        { apiKey: options.apiKey, calcId: options.calcId, domain: location.origin, context: options.context },
-        signal,
-      )
+  // The requests go out first, so that the rest of this task (Intl's first use, the
+  // styles) runs while they travel; the answers can only arrive after this task ends.
+  const { calcId, apiKey, context } = readRequest(host, overrides);
+  const template = templateUrl(apiOrigin, calcId);
+  // The file first: it is what the first render usually waits for. Shared by the page's
+  // widgets and never aborted: another widget may be waiting for it.
+  const templateFile = apiKey && template && fetchFile(template, (json) => (isRecord(json) ? json : undefined));
+  const answer = apiKey
+    ? loadCalculator(apiOrigin, { apiKey, calcId, domain: location.origin, context }, signal)
     : undefined;
-  // Shared by the page's widgets and never aborted: another widget may be waiting for it.
-  const templateFile = answer && template && fetchFile(template, (json) => (isRecord(json) ? json : undefined));
+
+  const options = readOptions(host, overrides);
+  const doc = host.ownerDocument;
+  adoptStyles(shadow, options.nonce);
   const language = textLanguage(options.locale);
 
   const start = (pack: Pack | undefined) => {
