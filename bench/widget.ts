@@ -126,7 +126,14 @@ export function run(): Promise<WidgetResults> {
         return Response.json({ weightKg: 92.5, heightCm: 181 });
       },
     });
-    await using app = startInProcessApp(work, { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' });
+    // One browser on one address makes hundreds of loads a minute with one key: the
+    // per-client limits and the Free quota would refuse some (a refused widget never renders).
+    await using app = startInProcessApp(work, {
+      CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32',
+      CALC_RATE_WIDGET_PER_MINUTE: '0',
+      CALC_RATE_WIDGET_PER_DAY: '0',
+      CALC_QUOTA_FREE: '1000000',
+    });
     const apiUrl = `http://localhost:${app.port}`;
     const baselineServer = Bun.serve({
       hostname: '127.0.0.1',
@@ -214,7 +221,14 @@ export function run(): Promise<WidgetResults> {
         let first = Number.NaN;
         for (let visit = 0; visit < (repeat ? 2 : 1); visit++) {
           await tab.goto(`${hostOrigin}${path}`);
-          await tab.waitForFunction(() => typeof window.bench?.first === 'number' && window.bench.first > 0);
+          await tab
+            .waitForFunction(() => typeof window.bench?.first === 'number' && window.bench.first > 0)
+            .catch(async (error: unknown) => {
+              const shown = await tab.evaluate(
+                () => document.querySelector('[data-calc-widget]')?.shadowRoot?.textContent ?? '(nothing)',
+              );
+              throw new Error(`${path}: no first render (${shown}): ${error}`);
+            });
           first = await tab.evaluate(() => window.bench?.first ?? Number.NaN);
         }
         await context.close();
