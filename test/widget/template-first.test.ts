@@ -86,6 +86,42 @@ describe('the template file first', () => {
   });
 });
 
+describe('the way to the first render', () => {
+  /** The connection each of the script, the template file and the load came over, with or without `crossorigin` on the script tag. */
+  async function connections(crossorigin: boolean): Promise<Record<'script' | 'file' | 'load', number>> {
+    const { apiKey } = await suite.api.accountFor(suite.site.origin);
+    const cdp = await suite.context.newCDPSession(suite.page);
+    await cdp.send('Network.enable');
+    const seen: Record<string, number> = {};
+    cdp.on('Network.responseReceived', ({ response }) => {
+      const { pathname } = new URL(response.url);
+      const name = pathname === '/widget.js' ? 'script' : pathname.startsWith('/widget/calculators/') ? 'file' : 'load';
+      if (response.url.startsWith(suite.api.url)) seen[name] = response.connectionId;
+    });
+    await suite.open(
+      `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>host</title></head><body>
+<script src="${suite.api.url}/widget.js" async${crossorigin ? ' crossorigin' : ''}></script>
+<div id="w0" data-calc-widget data-calc-id="bmi" data-api-key="${apiKey}"></div></body></html>`,
+    );
+    await waitForEvent(suite.page, 'calc:ready', 'w0');
+    await suite.page.waitForFunction(() => performance.getEntriesByType('resource').length >= 3);
+    return seen as Record<'script' | 'file' | 'load', number>;
+  }
+
+  test("with `crossorigin` on the script tag, the widget's requests may ride the connection the script came on", async () => {
+    // Browsers keep credentialed requests (a plain script tag) and anonymous ones (the
+    // widget's fetches) on separate connections; `crossorigin` makes the script anonymous too.
+    const plain = await connections(false);
+    expect([plain.file, plain.load]).not.toContain(plain.script);
+    const first = suite.context;
+    await suite.reopen();
+    await first.close();
+    const anonymous = await connections(true);
+    expect([anonymous.file, anonymous.load]).toContain(anonymous.script);
+    expect(await resultValue(suite.page, 'w0').textContent()).toBe('22.9');
+  });
+});
+
 describe('the load answer first', () => {
   // What a proxy in front of calc might answer instead of the file, readable by the page.
   const readable = () => ({ 'access-control-allow-origin': '*' });
