@@ -6,16 +6,11 @@
  * arrives first (docs/decisions.md, "Templates as files").
  */
 
-// Set at bundle time to { bmi: "bmi.<hash>.json", … }; absent when the sources run unbundled.
+import { builtNames } from './static-file.ts';
+
+// Set at bundle time to { bmi: "bmi.<hash>.json", … }.
 declare const CALC_TEMPLATES: Record<string, string> | undefined;
-// Read in one place: the bundler writes the whole map at each mention.
-const TEMPLATE_FILES: Record<string, string> = (() => {
-  try {
-    return CALC_TEMPLATES ?? {};
-  } catch {
-    return {};
-  }
-})();
+const TEMPLATE_FILES = builtNames(() => CALC_TEMPLATES);
 
 /** Where a catalogue calculator's template is; undefined for any other id (an owner's, or none). */
 export function templateUrl(apiOrigin: string, calcId: string): string | undefined {

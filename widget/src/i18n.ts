@@ -3,22 +3,15 @@
  * the script's own origin under a content-hashed, immutable name, once per page and
  * language however many widgets use it (static-file.ts). A pack that fails to load leaves English.
  */
-import { fetchFile, fileInMemory } from './static-file.ts';
+import { builtNames, fetchFile, fileInMemory } from './static-file.ts';
 
 export type Pack = ReadonlyMap<string, string>;
 /** Translates an English text (see texts.ts), filling its `{name}` slots. */
 export type Translate = (english: string, slots?: Record<string, string>) => string;
 
-// Set at bundle time to { de: "de.<hash>.json", … }; absent when the sources run unbundled.
+// Set at bundle time to { de: "de.<hash>.json", … }.
 declare const CALC_LANGUAGE_PACKS: Record<string, string> | undefined;
-// Read in one place: the bundler writes the whole map at each mention.
-const PACK_FILES: Record<string, string> = (() => {
-  try {
-    return CALC_LANGUAGE_PACKS ?? {};
-  } catch {
-    return {};
-  }
-})();
+const PACK_FILES = builtNames(() => CALC_LANGUAGE_PACKS);
 
 // Right-to-left scripts, for the packs that may come.
 const RTL = new Set(['ar', 'he', 'fa', 'ur']);

@@ -4,6 +4,19 @@
  * widgets ask for it, and kept in memory for widgets mounted later. A failure is not
  * remembered: the next widget tries again.
  */
+/**
+ * The file names the build wrote into the script (`read` returns its constant); none when
+ * the sources run unbundled, where the constant does not exist. Called once per constant:
+ * the bundler writes the whole map at each mention.
+ */
+export function builtNames(read: () => Record<string, string> | undefined): Record<string, string> {
+  try {
+    return read() ?? {};
+  } catch {
+    return {};
+  }
+}
+
 const kept = new Map<string, unknown>();
 const pending = new Map<string, Promise<unknown>>();
 
