@@ -53,6 +53,23 @@ function currencyCode(value: string | undefined): string | undefined {
   return code && /^[A-Z]{3}$/.test(code) ? code : undefined;
 }
 
+/**
+ * What the requests need (the calculator, the key, the visitor context): read apart, so
+ * they go out before the rest of the options, whose locale costs Intl's first use.
+ */
+export function readRequest(
+  element: HTMLElement,
+  overrides: MountOptions = {},
+): Pick<WidgetOptions, 'calcId' | 'apiKey' | 'context'> {
+  const data = element.dataset;
+  return {
+    calcId: (overrides.calcId ?? data.calcId ?? '').trim(),
+    apiKey: (overrides.apiKey ?? data.apiKey ?? '').trim(),
+    // The server checks it; an empty attribute is no context.
+    context: (overrides.context ?? data.context)?.trim() || undefined,
+  };
+}
+
 export function readOptions(element: HTMLElement, overrides: MountOptions = {}): WidgetOptions {
   const data = element.dataset;
   const locale = resolveLocale([
@@ -62,8 +79,7 @@ export function readOptions(element: HTMLElement, overrides: MountOptions = {}):
     navigator.language,
   ]);
   return {
-    calcId: (overrides.calcId ?? data.calcId ?? '').trim(),
-    apiKey: (overrides.apiKey ?? data.apiKey ?? '').trim(),
+    ...readRequest(element, overrides),
     units:
       oneOf(overrides.units ?? data.units, ['metric', 'imperial'] as const) ??
       unitSystemForLocale(locale, navigator.language),
@@ -72,7 +88,5 @@ export function readOptions(element: HTMLElement, overrides: MountOptions = {}):
     currency: currencyCode(overrides.currency ?? data.currency),
     nonce: overrides.nonce ?? data.nonce,
     values: embedValues(overrides.values, data.values),
-    // The server checks it; an empty attribute is no context.
-    context: (overrides.context ?? data.context)?.trim() || undefined,
   };
 }
