@@ -13,8 +13,8 @@ import { type RouteGroup, runConcerns } from './route-group.ts';
 
 /**
  * A POST route that Bun's own router serves (`Bun.serve({ routes })`), without Elysia's
- * per-request hook pipeline. Used for the widget's verify and load, which every embedding
- * page calls: there the pipeline cost about 40% of the throughput. The route follows the
+ * per-request hook pipeline. Used for the widget's verify, load and events, which every
+ * embedding page calls: there the pipeline cost about 40% of the throughput. The route follows the
  * same rules as the Elysia routes, from the same modules: request id, one access-log
  * line, its group's CORS policy, body rules and concerns, the schema check, the error
  * envelope.
@@ -28,6 +28,11 @@ export interface NativeRoute<S extends TSchema = TSchema> {
   detail: NonNullable<RouteLike['hooks']['detail']>;
   /** The 200 answer as JSON text (callers pre-serialise what never changes). */
   answer(body: Static<S>, request: Request): string | Promise<string>;
+  /**
+   * 204: the route has nothing to say when it succeeds (the widget's events), so it
+   * answers no body and `answer`'s text is not sent. Default 200.
+   */
+  status?: 200 | 204;
   /**
    * Told when one of the group's concerns refused a well-formed request before `answer`
    * ran (a rate limit, say), after the refusal is decided; it must not throw.
@@ -96,7 +101,12 @@ function serveNative(
   // The 200 answer's headers, kept in one Headers object per route: `new Response` copies
   // them, so only the request id is set per call. Converting a fresh header object on every
   // answer cost about 0.3 µs more (docs/performance.md, "Where the time goes").
-  const okHeaders = new Headers({ 'content-type': 'application/json', ...cors, 'x-request-id': '' });
+  const okStatus = route.status ?? 200;
+  const okHeaders = new Headers(
+    okStatus === 204
+      ? { ...cors, 'x-request-id': '' }
+      : { 'content-type': 'application/json', ...cors, 'x-request-id': '' },
+  );
   const failureHeaders = (requestId: string, extra: Record<string, string> | undefined) => ({
     'content-type': 'application/json',
     ...cors,
@@ -107,7 +117,7 @@ function serveNative(
     const startedAt = performance.now();
     const requestId = requestIdOf(request);
     accessLog.begin(request);
-    let status = 200;
+    let status: number = okStatus;
     let text: string;
     let headers: Record<string, string> | undefined;
     /** The checked body while the group's concerns run; undefined before and after. */
@@ -133,8 +143,8 @@ function serveNative(
       headers = failure.headers;
     }
     writeLog(requestId, accessLog.settle(request, status), elapsedMs(startedAt));
-    if (status !== 200) return new Response(text, { status, headers: failureHeaders(requestId, headers) });
+    if (status !== okStatus) return new Response(text, { status, headers: failureHeaders(requestId, headers) });
     okHeaders.set('x-request-id', requestId);
-    return new Response(text, { headers: okHeaders });
+    return new Response(okStatus === 204 ? null : text, { status: okStatus, headers: okHeaders });
   };
 }

@@ -69,7 +69,13 @@ describe('route groups of the app', () => {
         const refusedAsPlain = plain.status === 400 && /Content-Type: application\/json/.test(plain.json.error.message);
         expect(refusedAsPlain, where).toBe(!group.body.widget);
         if (group.concerns.length > 0) {
-          const body = { apiKey: `pk_route${checked}`, domain: 'https://shop.example', calcId: 'bmi' };
+          // Well-formed for every widget route (unknown fields are ignored): the shape is checked first.
+          const body = {
+            apiKey: `pk_route${checked}`,
+            domain: 'https://shop.example',
+            calcId: 'bmi',
+            events: ['view'],
+          };
           const first = await app.request(route.method, path, { body });
           const second = await app.request(route.method, path, { body });
           expect([first.status === 429, second.status, second.json?.error?.code], where).toEqual([

@@ -11,11 +11,19 @@ import {
   PendingDomainEnvelope,
   RegisterDomainRequest,
 } from '../domains/index.ts';
-import { LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
+import { EventsRequest, LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
+import type { WidgetEvent } from '../../usage/funnel.ts';
 import { isCountedRefusal } from '../../usage/refusals.ts';
 import type { Logger } from '../../logger.ts';
 import { createEarlyRefusals } from './early-refusals.ts';
-import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
+import {
+  type AuthorisedWidget,
+  authoriseWidget,
+  countEvents,
+  registerDomain,
+  useQuota,
+  type WidgetDeps,
+} from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export { LoadAnswer } from './model.ts';
@@ -69,18 +77,16 @@ const widgetErrors = {
 };
 
 /**
- * verify and load: called by every embedding page, so Bun's router serves them directly
- * (src/http/native-route.ts) with the same conventions as every other route.
+ * verify, load and events: called by every embedding page, so Bun's router serves them
+ * directly (src/http/native-route.ts) with the same conventions as every other route.
  */
-export function widgetRoutes(
-  deps: WidgetDeps & { prefill: Prefill; logger: Logger },
-): NativeRoute<typeof WidgetRequest>[] {
+export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill; logger: Logger }): NativeRoute[] {
   const countRefusal = createEarlyRefusals(deps);
   // A refusal before the key was looked up (the per-client limit) still counts for its owner.
   const refusedEarly = (body: { apiKey: string; calcId: string }, error: { code: ErrorCode }) => {
     if (isCountedRefusal(error.code)) countRefusal(body, error.code);
   };
-  return [
+  const pageRoutes: NativeRoute<typeof WidgetRequest>[] = [
     {
       path: '/v1/widget/verify',
       body: WidgetRequest,
@@ -109,6 +115,33 @@ export function widgetRoutes(
       refusedEarly,
     },
   ];
+  return [...pageRoutes, eventsRoute(deps)];
+}
+
+/**
+ * The funnel's steps a page reports (docs/api.md, "Funnel"): the checks of every widget
+ * route and its per-client limit, then each step counted; 204. Its refusals are not
+ * counted as refusals: the visitor was not turned away, only a report was.
+ */
+function eventsRoute(deps: WidgetDeps): NativeRoute<typeof EventsRequest> {
+  const counted = (widget: AuthorisedWidget, events: readonly WidgetEvent[]): string => {
+    countEvents(deps, widget, events);
+    return '';
+  };
+  return {
+    path: '/v1/widget/events',
+    body: EventsRequest,
+    status: 204,
+    response: widgetErrors,
+    detail: {
+      summary: "Report a calculator's funnel steps from a page: view, start, complete (never a load, no quota)",
+      responses: { 204: { description: 'Counted' } },
+    },
+    answer(body, request) {
+      const found = authoriseWidget(deps, body, request.headers.get('origin'), 'ignore');
+      return found instanceof Promise ? found.then((ok) => counted(ok, body.events)) : counted(found, body.events);
+    },
+  };
 }
 
 // The steps below answer at once when every step does (a load on SQLite, within its

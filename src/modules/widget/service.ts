@@ -6,6 +6,7 @@ import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { calculatorExists, requireCalculator } from '../../require-calculator.ts';
 import { dayOf, type LoadVerdict, type UsageCounter } from '../../usage/counter.ts';
+import type { WidgetEvent } from '../../usage/funnel.ts';
 import { isCountedRefusal, type RefusalReason } from '../../usage/refusals.ts';
 import { matchingOrigins, normaliseOrigin } from '../../domains/origin.ts';
 import { pendingCutoff } from '../../domains/status.ts';
@@ -63,18 +64,12 @@ export interface AuthorisedWidget {
  * calculators that exist are counted: the id is the caller's choice, and strangers must
  * not be able to fill an owner's usage with made-up ones.
  */
-function countRefusal(
-  deps: Pick<WidgetDeps, 'usage'>,
-  accountId: string,
-  calcId: string,
-  now: Date,
-  reason: RefusalReason,
-) {
+function countRefusal(deps: Refusals, accountId: string, calcId: string, now: Date, reason: RefusalReason) {
   if (calculatorExists(accountId, calcId)) deps.usage.countRefused(accountId, dayOf(now), calcId, reason);
 }
 
 /** Counts `error` as a refusal when it is one usage counts; answers it, to throw. */
-function refused(deps: Pick<WidgetDeps, 'usage'>, accountId: string, calcId: string, now: Date, error: AppError) {
+function refused(deps: Refusals, accountId: string, calcId: string, now: Date, error: AppError) {
   if (isCountedRefusal(error.code)) countRefusal(deps, accountId, calcId, now, error.code);
   return error;
 }
@@ -96,11 +91,13 @@ export function countEarlyRefusal(
  * The checks both widget routes share, in the documented order (docs/api.md, "Order of checks"): key → Origin header →
  * registered domain → calculator. (The body's shape was checked by the route schema.) Answers without a promise
  * when the store does (SQLite): every embedding page passes here, and each promise is a tick and an allocation.
+ * `refusals: 'ignore'` counts no refusal (the funnel's events: docs/decisions.md, "Funnel analytics").
  */
 export function authoriseWidget(
   deps: WidgetDeps,
-  request: WidgetCall,
+  request: Pick<WidgetCall, 'apiKey' | 'domain' | 'calcId'>,
   originHeader: string | null,
+  refusals: 'count' | 'ignore' = 'count',
 ): AuthorisedWidget | Promise<AuthorisedWidget> {
   const origin = pageOrigin(request.domain);
   if (!request.apiKey.startsWith('pk_')) throw invalidApiKey();
@@ -108,15 +105,21 @@ export function authoriseWidget(
   // One store call answers both the key and the domain checks (one query on PostgreSQL);
   // they are still judged in order.
   const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin), pendingCutoff(now));
+  const counting = refusals === 'count' ? deps : NOT_COUNTING;
   return found instanceof Promise
-    ? found.then((lookup) => judge(deps, lookup, request, origin, originHeader, now))
-    : judge(deps, found, request, origin, originHeader, now);
+    ? found.then((lookup) => judge(counting, lookup, request, origin, originHeader, now))
+    : judge(counting, found, request, origin, originHeader, now);
 }
 
+/** Where a refusal is counted. */
+type Refusals = { usage: Pick<UsageCounter, 'countRefused'> };
+/** Counts no refusal. */
+const NOT_COUNTING: Refusals = { usage: { countRefused: () => {} } };
+
 function judge(
-  deps: Pick<WidgetDeps, 'usage'>,
+  deps: Refusals,
   found: WidgetLookup | undefined,
-  request: WidgetCall,
+  request: Pick<WidgetCall, 'apiKey' | 'domain' | 'calcId'>,
   origin: string,
   originHeader: string | null,
   now: Date,
@@ -208,4 +211,19 @@ function refuseUnless(deps: WidgetDeps, widget: AuthorisedWidget, verdict: LoadV
             : `The owner of this account allows ${account.loadsPerDayPerDomain} widget loads a day from ${origin}; today's are used.`,
         ),
   );
+}
+
+/**
+ * Counts the funnel steps a page reports (`POST /v1/widget/events`) for the calculator and
+ * page origin the checks established, on the UTC day the call arrived. Never a load: no
+ * quota, no cap, no pull.
+ */
+export function countEvents(
+  deps: Pick<WidgetDeps, 'usage'>,
+  widget: AuthorisedWidget,
+  events: readonly WidgetEvent[],
+): void {
+  const { account, calculator, origin, now } = widget;
+  const day = dayOf(now);
+  for (const event of events) deps.usage.countFunnel(account.id, day, calculator.definition.id, origin, event);
 }
