@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import { catalogueCalculator, type Template } from '../../calculators/index.ts';
 import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
-import type { ErrorCode } from '../../errors.ts';
+import { type ErrorCode, invalidRequest } from '../../errors.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
 import {
@@ -131,6 +131,13 @@ function eventsRoute(deps: WidgetDeps): NativeRoute<typeof EventsRequest> {
   return {
     path: '/v1/widget/events',
     body: EventsRequest,
+    refine: ({ events }) => {
+      // At most three: compared in place, no set built per report.
+      if (events.some((event, i) => events.indexOf(event) !== i))
+        throw invalidRequest('events must name each step at most once.', [
+          { field: 'events', message: 'a step is repeated' },
+        ]);
+    },
     status: 204,
     response: widgetErrors,
     detail: {
