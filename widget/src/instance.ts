@@ -8,8 +8,10 @@
 import { getTemplate } from '../../src/calculators/index.ts';
 import { textIn } from '../../src/definition/text.ts';
 import type { Definition, Text, UnitSystem } from '../../src/definition/types.ts';
+import { primaryOutput } from '../../src/definition/view.ts';
 import { emit } from './events.ts';
 import { createFormatter, type Say } from './format.ts';
+import { createFunnel, type Funnel } from './funnel.ts';
 import {
   applyPrefill,
   computeResult,
@@ -32,8 +34,13 @@ export interface Instance {
   destroy(): void;
 }
 
-export function createInstance(host: HTMLElement, overrides: MountOptions | undefined, apiOrigin: string): Instance {
-  const options = readOptions(host, overrides);
+export function createInstance(
+  host: HTMLElement,
+  overrides: MountOptions | undefined,
+  apiOrigin: string,
+  pageAnalytics = true,
+): Instance {
+  const options = readOptions(host, overrides, pageAnalytics);
   const doc = host.ownerDocument;
   // Reuse our own open root after destroy(): a shadow root can never be detached.
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
@@ -55,6 +62,15 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
         signal,
       )
     : undefined;
+  const funnel =
+    answer && options.analytics
+      ? createFunnel(
+          host,
+          `${apiOrigin}/v1/widget/events`,
+          { apiKey: options.apiKey, domain: location.origin, calcId: options.calcId },
+          signal,
+        )
+      : undefined;
   const language = textLanguage(options.locale);
 
   const start = (pack: Pack | undefined) => {
@@ -79,7 +95,7 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
       const view = createView(doc, model, look, say, createFormatter(options.locale, options.currency, look.t, say));
       shadow.replaceChildren(view.root);
       if (options.theme === 'auto') watchPageTheme(doc, view.root, signal);
-      wireInput(host, model, view, options, signal);
+      wireInput(host, model, view, options, signal, funnel);
       recompute(host, model, view, options);
       return [model, view];
     };
@@ -93,6 +109,7 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
       view.writeVisibility();
       if (changed.length > 0) recompute(host, model, view, options);
       emit(host, 'calc:ready', { calcId: options.calcId, sources: valueSources(model), values: currentValues(model) });
+      funnel?.loaded();
     };
 
     // The catalogue's texts are English, translated by the language pack; an owner's are
@@ -127,16 +144,26 @@ function watchPageTheme(doc: Document, root: HTMLElement, signal: AbortSignal): 
   signal.addEventListener('abort', () => observer.disconnect());
 }
 
-function recompute(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions): void {
+function recompute(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions) {
   const result = computeResult(model);
   view.writeResult(result);
   emit(host, 'calc:result', { calcId: options.calcId, units: model.system, values: currentValues(model), result });
+  return result;
 }
 
-function wireInput(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions, signal: AbortSignal): void {
+function wireInput(
+  host: HTMLElement,
+  model: FormModel,
+  view: View,
+  options: WidgetOptions,
+  signal: AbortSignal,
+  funnel: Funnel | undefined,
+): void {
+  const main = primaryOutput(model.definition).key;
   const changed = (key: string, value: number | string | boolean | null) => {
-    recompute(host, model, view, options);
+    const result = recompute(host, model, view, options);
     emit(host, 'calc:change', { calcId: options.calcId, key, value, values: currentValues(model) });
+    return result;
   };
 
   view.form.addEventListener(
@@ -156,7 +183,9 @@ function wireInput(host: HTMLElement, model: FormModel, view: View, options: Wid
             : parseDecimal(target.value);
       view.writeValidity(state.field.key, 'typing');
       view.writeVisibility();
-      changed(state.field.key, state.value);
+      const result = changed(state.field.key, state.value);
+      // Only the visitor's own change starts the funnel: not pre-fill, not a page script.
+      funnel?.changed(event.isTrusted, typeof result?.[main] === 'number');
     },
     { signal },
   );

@@ -20,6 +20,8 @@ export interface MountOptions {
   values?: InputValues;
   /** Visitor context token (`data-context`) minted by the owner's backend; sent as is. */
   context?: string;
+  /** `off`: report no funnel steps for this element (`data-analytics`). */
+  analytics?: string;
 }
 
 export interface WidgetOptions {
@@ -32,6 +34,7 @@ export interface WidgetOptions {
   nonce: string | undefined;
   values: InputValues;
   context: string | undefined;
+  analytics: boolean;
 }
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
@@ -53,7 +56,8 @@ function currencyCode(value: string | undefined): string | undefined {
   return code && /^[A-Z]{3}$/.test(code) ? code : undefined;
 }
 
-export function readOptions(element: HTMLElement, overrides: MountOptions = {}): WidgetOptions {
+/** `pageAnalytics`: false when the page turned the funnel off for every element (docs/embedding.md). */
+export function readOptions(element: HTMLElement, overrides: MountOptions = {}, pageAnalytics = true): WidgetOptions {
   const data = element.dataset;
   const locale = resolveLocale([
     overrides.locale,
@@ -74,5 +78,6 @@ export function readOptions(element: HTMLElement, overrides: MountOptions = {}):
     values: embedValues(overrides.values, data.values),
     // The server checks it; an empty attribute is no context.
     context: (overrides.context ?? data.context)?.trim() || undefined,
+    analytics: pageAnalytics && (overrides.analytics ?? data.analytics) !== 'off',
   };
 }
