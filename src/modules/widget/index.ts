@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import { catalogueCalculator, type Template } from '../../calculators/index.ts';
 import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
-import { type ErrorCode, invalidRequest } from '../../errors.ts';
+import { invalidRequest } from '../../errors.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
 import {
@@ -13,7 +13,6 @@ import {
 } from '../domains/index.ts';
 import { EventsRequest, LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
 import type { WidgetEvent } from '../../usage/funnel.ts';
-import { isCountedRefusal } from '../../usage/refusals.ts';
 import type { Logger } from '../../logger.ts';
 import { createEarlyRefusals } from './early-refusals.ts';
 import {
@@ -23,6 +22,7 @@ import {
   registerDomain,
   useQuota,
   type WidgetDeps,
+  widgetClient,
 } from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
@@ -80,12 +80,9 @@ const widgetErrors = {
  * verify, load and events: called by every embedding page, so Bun's router serves them
  * directly (src/http/native-route.ts) with the same conventions as every other route.
  */
-export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill; logger: Logger }): NativeRoute[] {
-  const countRefusal = createEarlyRefusals(deps);
+export function widgetRoutes(routeDeps: WidgetDeps & { prefill: Prefill; logger: Logger }): NativeRoute[] {
   // A refusal before the key was looked up (the per-client limit) still counts for its owner.
-  const refusedEarly = (body: { apiKey: string; calcId: string }, error: { code: ErrorCode }) => {
-    if (isCountedRefusal(error.code)) countRefusal(body, error.code);
-  };
+  const deps = { ...routeDeps, earlyRefusal: createEarlyRefusals(routeDeps) };
   const pageRoutes: NativeRoute<typeof WidgetRequest>[] = [
     {
       path: '/v1/widget/verify',
@@ -93,10 +90,9 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill; logger: Logg
       response: { 200: VerifyAnswer, ...widgetErrors },
       detail: { summary: 'Check that a page may show a calculator (does not count a load)' },
       answer(body, request) {
-        const found = authoriseWidget(deps, body, request.headers.get('origin'));
+        const found = authoriseWidget(deps, body, request.headers.get('origin'), widgetClient(deps, request));
         return found instanceof Promise ? found.then((ok) => verified(deps, ok)) : verified(deps, found);
       },
-      refusedEarly,
     },
     {
       path: '/v1/widget/load',
@@ -107,15 +103,14 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill; logger: Logg
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } },
       },
       answer(body, request) {
-        const found = authoriseWidget(deps, body, request.headers.get('origin'));
+        const found = authoriseWidget(deps, body, request.headers.get('origin'), widgetClient(deps, request));
         return found instanceof Promise
           ? found.then((ok) => loaded(deps, ok, body.context))
           : loaded(deps, found, body.context);
       },
-      refusedEarly,
     },
   ];
-  return [...pageRoutes, eventsRoute(deps)];
+  return [...pageRoutes, eventsRoute(routeDeps)];
 }
 
 /**
@@ -124,6 +119,8 @@ export function widgetRoutes(deps: WidgetDeps & { prefill: Prefill; logger: Logg
  * counted as refusals: the visitor was not turned away, only a report was.
  */
 function eventsRoute(deps: WidgetDeps): NativeRoute<typeof EventsRequest> {
+  // The same checks with a usage that counts no refusal, and no early-refusal counter.
+  const quiet: WidgetDeps = { ...deps, usage: { ...deps.usage, countRefused: () => {} }, earlyRefusal: undefined };
   const counted = (widget: AuthorisedWidget, events: readonly WidgetEvent[]): string => {
     countEvents(deps, widget, events);
     return '';
@@ -145,7 +142,7 @@ function eventsRoute(deps: WidgetDeps): NativeRoute<typeof EventsRequest> {
       responses: { 204: { description: 'Counted' } },
     },
     answer(body, request) {
-      const found = authoriseWidget(deps, body, request.headers.get('origin'), 'ignore');
+      const found = authoriseWidget(quiet, body, request.headers.get('origin'), widgetClient(deps, request));
       return found instanceof Promise ? found.then((ok) => counted(ok, body.events)) : counted(found, body.events);
     },
   };
@@ -188,8 +185,8 @@ function prefilled(
 export function widgetModule(deps: WidgetDeps) {
   return new Elysia({ tags: ['widget'] }).post(
     '/v1/widget/register-domain',
-    async ({ body, headers, set }) => {
-      const domain = await registerDomain(deps, body, headers.origin ?? null);
+    async ({ body, headers, set, request }) => {
+      const domain = await registerDomain(deps, body, headers.origin ?? null, widgetClient(deps, request));
       set.status = domain.status === 'active' ? 200 : 202;
       return { domain };
     },
