@@ -12,7 +12,9 @@
  *    the same page loading a ~1 KB script from a bare Bun.serve on the API's origin kind
  *    that renders one line of text — the physical floor for "fetch a script, render".
  *    A third page in the rotation embeds the same calculator in German (`data-locale`),
- *    which fetches the German pack (beside the template file) before rendering.
+ *    which fetches the German pack (beside the template file) before rendering; a fourth the same as the first with
+ *    the funnel turned off (`data-analytics="off"`): the funnel must not delay the first
+ *    result (on / off ≤ 1.05, the medians of the same alternating runs).
  *  - The same with RTT_MS of latency on every request (Chromium's network emulation), where
  *    each request the first render waits for shows: the widget cold (nothing cached) and on
  *    a repeat view (script and template file from the browser's cache), and the baseline.
@@ -44,7 +46,7 @@ import { launchChromium } from '../test/helpers/chromium.ts';
 import { api, signUpWithDomain } from './lib/api.ts';
 import { inWorkDir } from './lib/processes.ts';
 import { startInProcessApp } from './lib/in-process-app.ts';
-import { round1, round2, round4 } from './lib/sampling.ts';
+import { quantile, round1, round2, round4 } from './lib/sampling.ts';
 
 const RUNS = Math.max(10, Number(process.env.BENCH_WIDGET_RUNS ?? 15));
 const WARMUP = 2;
@@ -54,12 +56,13 @@ const AIM_GZIP = 12.5 * 1024;
 const TARGET_RENDER_MS = 150;
 const RTT_MS = 50;
 const AGAINST = process.env.BENCH_WIDGET_AGAINST;
+const TARGET_ANALYTICS_RATIO = 1.05;
 
 export interface WidgetResults extends BenchResults {
   sizes: typeof widgetScriptSizes;
   packSizes: typeof languagePackSizes;
   templateSizes: typeof templateFileSizes;
-  runsMs: { widget: number[]; german: number[]; baseline: number[] };
+  runsMs: { widget: number[]; german: number[]; baseline: number[]; analyticsOff: number[] };
   rttRunsMs: { cold: number[]; repeat: number[]; baseline: number[] };
   /** With BENCH_WIDGET_AGAINST: per variant, this tree's script and the other's, through the proxy. */
   againstRunsMs?: { file: string; variants: Record<string, { current: number[]; other: number[] }> };
@@ -166,6 +169,13 @@ export function run(): Promise<WidgetResults> {
         ),
       );
       pages.set(
+        '/widget-analytics-off',
+        page(
+          `<script src="${apiUrl}/widget.js" async></script>`,
+          `<div data-calc-widget data-calc-id="bmi" data-analytics="off" data-api-key="${apiKey}"></div>`,
+        ),
+      );
+      pages.set(
         '/widget-prefill',
         page(
           `<script src="${apiUrl}/widget.js" async></script>`,
@@ -235,16 +245,27 @@ export function run(): Promise<WidgetResults> {
         return first;
       };
 
-      progress(`widget: ${WARMUP} warm-up + ${RUNS} alternating cold loads (baseline, widget, widget in German)`);
+      progress(
+        `widget: ${WARMUP} warm-up + ${RUNS} alternating cold loads (baseline, widget, widget in German, widget without the funnel)`,
+      );
       for (let i = 0; i < WARMUP; i++) {
         await measure('/baseline');
         await measure('/widget');
         await measure('/widget-de');
+        await measure('/widget-analytics-off');
       }
-      const runsMs = { widget: [] as number[], german: [] as number[], baseline: [] as number[] };
+      const runsMs = {
+        widget: [] as number[],
+        german: [] as number[],
+        baseline: [] as number[],
+        analyticsOff: [] as number[],
+      };
       for (let i = 0; i < RUNS; i++) {
         runsMs.baseline.push(await measure('/baseline'));
-        runsMs.widget.push(await measure('/widget'));
+        // Which of the funnel's two pages goes first alternates.
+        if (i % 2 === 0) runsMs.widget.push(await measure('/widget'));
+        runsMs.analyticsOff.push(await measure('/widget-analytics-off'));
+        if (i % 2 === 1) runsMs.widget.push(await measure('/widget'));
         runsMs.german.push(await measure('/widget-de'));
       }
 
@@ -323,6 +344,10 @@ export function run(): Promise<WidgetResults> {
       const bmiFile = templateFileSizes.find((file) => file.file.startsWith('bmi.'));
       const largestTemplate = Math.max(...templateFileSizes.map((file) => file.gzip));
       const baselineMs = median(runsMs.baseline);
+      const offMs = median(runsMs.analyticsOff);
+      const analyticsRatio = widgetMs / offMs;
+      const spread = (runs: number[]) =>
+        `middle half ${round1(quantile(runs, 0.25))}–${round1(quantile(runs, 0.75))} ms, range ${round1(Math.min(...runs))}–${round1(Math.max(...runs))} ms`;
       const clsPrefill = Math.max(...cls.prefill);
       const rows: Row[] = [
         {
@@ -379,6 +404,14 @@ export function run(): Promise<WidgetResults> {
           target: '',
           pass: null,
           note: `${round1(germanMs - widgetMs)} ms over English: one more request to the script's origin before the first render`,
+        },
+        {
+          metric: 'first rendered result, funnel on / off',
+          value: round2(analyticsRatio),
+          unit: '×',
+          target: `≤ ${TARGET_ANALYTICS_RATIO}`,
+          pass: analyticsRatio <= TARGET_ANALYTICS_RATIO,
+          note: `medians of the same alternating runs: on ${round1(widgetMs)} ms (${spread(runsMs.widget)}), off (data-analytics="off") ${round1(offMs)} ms (${spread(runsMs.analyticsOff)})`,
         },
         {
           metric: 'baseline (1 KB loader renders a line): median',

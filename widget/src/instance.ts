@@ -9,9 +9,11 @@
  */
 import { textIn } from '../../src/definition/text.ts';
 import type { Definition, Text, UnitSystem } from '../../src/definition/types.ts';
+import { primaryOutput } from '../../src/definition/view.ts';
 import { templateUrl } from './catalogue.ts';
 import { emit } from './events.ts';
 import { createFormatter, type Say } from './format.ts';
+import { createFunnel, type Funnel } from './funnel.ts';
 import {
   applyPrefill,
   computeResult,
@@ -35,7 +37,12 @@ export interface Instance {
   destroy(): void;
 }
 
-export function createInstance(host: HTMLElement, overrides: MountOptions | undefined, apiOrigin: string): Instance {
+export function createInstance(
+  host: HTMLElement,
+  overrides: MountOptions | undefined,
+  apiOrigin: string,
+  pageAnalytics = true,
+): Instance {
   // Reuse our own open root after destroy(): a shadow root can never be detached. (First:
   // an element that cannot take one spends no load.)
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
@@ -58,9 +65,13 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
     ? loadCalculator(apiOrigin, { apiKey, calcId, domain: location.origin, context }, signal)
     : undefined;
 
-  const options = readOptions(host, overrides);
+  const options = readOptions(host, overrides, pageAnalytics);
   const doc = host.ownerDocument;
   adoptStyles(shadow, options.nonce);
+  const funnel =
+    answer && options.analytics
+      ? createFunnel(host, `${apiOrigin}/v1/widget/events`, { apiKey, domain: location.origin, calcId }, signal)
+      : undefined;
   const language = textLanguage(options.locale);
 
   const start = (pack: Pack | undefined) => {
@@ -90,7 +101,7 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
       const view = createView(doc, model, look, say, createFormatter(options.locale, options.currency, look.t, say));
       shadow.replaceChildren(view.root);
       if (options.theme === 'auto') watchPageTheme(doc, view.root, signal);
-      wireInput(host, model, view, options, signal);
+      wireInput(host, model, view, options, signal, funnel);
       recompute(host, model, view, options);
       return [model, view];
     };
@@ -104,6 +115,7 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
       view.writeVisibility();
       if (changed.length > 0) recompute(host, model, view, options);
       emit(host, 'calc:ready', { calcId: options.calcId, sources: valueSources(model), values: currentValues(model) });
+      funnel?.loaded();
     };
 
     let shown: [FormModel, View] | undefined;
@@ -151,16 +163,26 @@ function watchPageTheme(doc: Document, root: HTMLElement, signal: AbortSignal): 
   signal.addEventListener('abort', () => observer.disconnect());
 }
 
-function recompute(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions): void {
+function recompute(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions) {
   const result = computeResult(model);
   view.writeResult(result);
   emit(host, 'calc:result', { calcId: options.calcId, units: model.system, values: currentValues(model), result });
+  return result;
 }
 
-function wireInput(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions, signal: AbortSignal): void {
+function wireInput(
+  host: HTMLElement,
+  model: FormModel,
+  view: View,
+  options: WidgetOptions,
+  signal: AbortSignal,
+  funnel: Funnel | undefined,
+): void {
+  const main = primaryOutput(model.definition).key;
   const changed = (key: string, value: number | string | boolean | null) => {
-    recompute(host, model, view, options);
+    const result = recompute(host, model, view, options);
     emit(host, 'calc:change', { calcId: options.calcId, key, value, values: currentValues(model) });
+    return result;
   };
 
   view.form.addEventListener(
@@ -180,7 +202,9 @@ function wireInput(host: HTMLElement, model: FormModel, view: View, options: Wid
             : parseDecimal(target.value);
       view.writeValidity(state.field.key, 'typing');
       view.writeVisibility();
-      changed(state.field.key, state.value);
+      const result = changed(state.field.key, state.value);
+      // Only the visitor's own change starts the funnel: not pre-fill, not a page script.
+      funnel?.changed(event.isTrusted, typeof result?.[main] === 'number');
     },
     { signal },
   );

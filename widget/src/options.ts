@@ -20,6 +20,8 @@ export interface MountOptions {
   values?: InputValues;
   /** Visitor context token (`data-context`) minted by the owner's backend; sent as is. */
   context?: string;
+  /** `off`: report no funnel steps for this element (`data-analytics`). */
+  analytics?: string;
 }
 
 export interface WidgetOptions {
@@ -32,6 +34,7 @@ export interface WidgetOptions {
   nonce: string | undefined;
   values: InputValues;
   context: string | undefined;
+  analytics: boolean;
 }
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
@@ -70,7 +73,8 @@ export function readRequest(
   };
 }
 
-export function readOptions(element: HTMLElement, overrides: MountOptions = {}): WidgetOptions {
+/** `pageAnalytics`: false when the page turned the funnel off for every element (docs/embedding.md). */
+export function readOptions(element: HTMLElement, overrides: MountOptions = {}, pageAnalytics = true): WidgetOptions {
   const data = element.dataset;
   const locale = resolveLocale([
     overrides.locale,
@@ -88,5 +92,6 @@ export function readOptions(element: HTMLElement, overrides: MountOptions = {}):
     currency: currencyCode(overrides.currency ?? data.currency),
     nonce: overrides.nonce ?? data.nonce,
     values: embedValues(overrides.values, data.values),
+    analytics: pageAnalytics && (overrides.analytics ?? data.analytics) !== 'off',
   };
 }
