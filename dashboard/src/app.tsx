@@ -30,6 +30,8 @@ function Lazy<P extends object>(props: { load: () => Promise<(props: P) => JSX.E
 }
 
 const loadCalculator = () => import('./pages/calculator.tsx').then((module) => module.Calculator);
+// The calculator builder: its forms, the definition validator and the widget's renderer for the preview.
+const loadBuilder = () => import('./builder/builder.tsx').then((module) => module.Builder);
 const loadResultsEndpoint = () => import('./pages/results-endpoint.tsx').then((module) => module.ResultsEndpoint);
 
 function Page(props: { route: Route }) {
@@ -43,6 +45,8 @@ function Page(props: { route: Route }) {
       return <Calculators />;
     case 'calculator':
       return <Lazy load={loadCalculator} props={{ calcId: route.calcId }} />;
+    case 'builder':
+      return <Lazy load={loadBuilder} props={{ calcId: route.calcId }} />;
     case 'usage':
       return <Usage />;
     case 'account':
@@ -65,6 +69,7 @@ function section(route: Route): string {
     case 'overview':
       return BASE;
     case 'calculator':
+    case 'builder':
       return `${BASE}/calculators`;
     case 'results-endpoint':
       return `${BASE}/account`;
