@@ -25,6 +25,12 @@ import { downloadDraft, ImportForm, readDefinition } from './transfer.tsx';
 import { Versions } from './versions.tsx';
 import { type PreviewLook, WidgetPreview } from './widget-preview.tsx';
 import { LOCALES } from '../../../src/definition/text.ts';
+import { adoptBuilderStyles } from './styles.ts';
+
+// The Calculators page (the list, new calculators) comes with the builder: one chunk, loaded on demand.
+export { Calculators } from '../pages/calculators.tsx';
+
+adoptBuilderStyles();
 
 const LEAVE_QUESTION = 'This calculator has changes that are not saved. Leave without saving them?';
 
