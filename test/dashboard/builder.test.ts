@@ -15,6 +15,7 @@ import {
   expectOnlyLocal,
   FLOW_TIMEOUT_MS,
   PASSWORD,
+  seriousViolations,
   signIn,
   useDashboard,
 } from './support/dashboard.ts';
@@ -438,3 +439,29 @@ test(
   },
   FLOW_TIMEOUT_MS,
 );
+
+for (const width of [1280, 375]) {
+  test(
+    `axe-core: nothing serious or critical in the builder with problems on show, at ${width} px, light and dark`,
+    async () => {
+      const owner = await newOwner();
+      await suite.server.api('POST', '/v1/account/calculators', owner.token, { definition: roofQuote() });
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const { context } = await dashboardContext(suite.browser, { width, colorScheme });
+        const page = await context.newPage();
+        await page.goto(`${suite.server.url}/dashboard/calculators/roof-quote/edit`);
+        await signIn(page, owner.email);
+        await page.getByRole('heading', { level: 1, name: 'Edit Roof quote' }).waitFor();
+        await field(group(page, 'Input 1'), 'Default').fill('5000');
+        await field(group(page, 'Variable 1'), 'Formula').fill('area ** material');
+        await page.getByRole('region', { name: 'Problems' }).getByText('2 problems to fix').waitFor();
+        await page.getByText('Translations (1)').first().click();
+        await previewWidget(page).getByText('Roof area').waitFor();
+        expect(await seriousViolations(page)).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+        await context.close();
+      }
+    },
+    FLOW_TIMEOUT_MS,
+  );
+}
