@@ -471,3 +471,68 @@ for (const width of [1280, 375]) {
     FLOW_TIMEOUT_MS,
   );
 }
+
+test(
+  'texts in several languages, values per unit system and tables, as forms',
+  async () => {
+    const owner = await newOwner();
+    await suite.server.api('POST', '/v1/account/calculators', owner.token, { definition: roofQuote() });
+    const { context, page } = await open('/dashboard/calculators/roof-quote/edit', owner);
+    await page.getByRole('heading', { level: 1, name: 'Edit Roof quote' }).waitFor();
+
+    // A translation of the area's label: the text becomes one per language; the preview speaks German.
+    const area = group(page, 'Input 1');
+    await area.getByText('Translations of Label', { exact: true }).click();
+    await field(area, 'Label in German (de)').fill('Dachfläche');
+    await page.getByLabel('Language').selectOption('de');
+    await previewWidget(page).getByText('Dachfläche').waitFor();
+    await previewWidget(page).getByText('Dachangebot').waitFor();
+
+    // Two unit systems: the area's range per system, one value while both agree.
+    await page.getByLabel('Unit systems').selectOption('metric,imperial');
+    await field(area, 'Max (imperial)').fill('10000');
+    await field(area, 'Unit (imperial)').fill('sq ft');
+
+    // A table renamed: the formula naming it shows the problem until it follows.
+    const table = group(page, 'Table 1');
+    await field(table, 'Name').fill('volume');
+    const discount = field(group(page, 'Variable 2'), 'Formula');
+    await group(page, 'Variable 2').getByText('unknown table `discounts` at 13').waitFor();
+    await discount.fill('lookup(area, volume)');
+    await group(table, 'Row 3').getByRole('button', { name: 'Remove Row 3' }).click();
+    await table.getByRole('button', { name: 'Add row' }).click();
+    await field(group(table, 'Row 3'), 'Threshold').fill('800');
+    await field(group(table, 'Row 3'), 'Value').fill('0.15');
+
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    const draft = (await calculatorOf(owner, 'roof-quote')).draft as Definition;
+    expect(draft.unitSystems).toEqual(['metric', 'imperial']);
+    expect(draft.inputs[0]).toEqual({
+      kind: 'number',
+      key: 'area',
+      label: { en: 'Roof area', de: 'Dachfläche' },
+      unit: { metric: 'm²', imperial: 'sq ft' },
+      min: 10,
+      max: { metric: 1000, imperial: 10000 },
+      default: 120,
+      step: 1,
+    });
+    expect(draft.variables?.[1]).toEqual({ key: 'discount', formula: 'lookup(area, volume)' });
+    expect(draft.tables).toEqual({
+      volume: [
+        [0, 0],
+        [200, 0.05],
+        [800, 0.15],
+      ],
+    });
+
+    // The translation emptied: the label is one string again.
+    await field(area, 'Label in German (de)').fill('');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    expect(((await calculatorOf(owner, 'roof-quote')).draft as Definition).inputs[0]?.label).toBe('Roof area');
+    await context.close();
+  },
+  FLOW_TIMEOUT_MS,
+);
