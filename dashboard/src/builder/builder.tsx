@@ -368,6 +368,11 @@ export function Builder(props: { calcId: string }) {
               </label>
             </div>
             {preview && <WidgetPreview calcId={calcId} definition={preview} values={prefill.values} look={look} />}
+            <div class="actions">
+              <button type="button" onClick={() => setPreviewRound((n) => n + 1)}>
+                Pull pre-fill again
+              </button>
+            </div>
           </section>
         </div>
       </div>
