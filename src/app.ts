@@ -11,6 +11,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { accountsModule } from './modules/accounts/index.ts';
 import { accountCalculatorsModule } from './modules/account-calculators/index.ts';
 import { createCalculatorResolver } from './calculator-resolver.ts';
+import { createPasswords } from './security/passwords.ts';
 import { createTokenService } from './security/session-tokens.ts';
 import { calculatorsModule } from './modules/calculators/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
@@ -87,7 +88,12 @@ export function createApp(options: AppOptions) {
   });
   const retention = createRetention({ store: usageStore, domains, now, logger });
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
-  const limiter = loginLimiterOf(options.database, () => now().getTime());
+  // At most one argon2 run per core, with a bounded queue (docs/security.md).
+  const passwords = createPasswords();
+  const limiter = loginLimiterOf(options.database, () => now().getTime(), {
+    perAccount: config.rates.signInPerMinute,
+    perAddress: config.rates.signInAddressPerMinute,
+  });
   const accessLog = createAccessLog(logger);
   const publicUrl = () => config.publicUrl ?? options.fallbackPublicUrl?.() ?? `http://${config.host}:${config.port}`;
   const { configs } = stores;
@@ -144,8 +150,8 @@ export function createApp(options: AppOptions) {
   const rateDeps = { rates: config.rates, clientIp, now };
   const widgetLimit = widgetRateLimit(rateDeps);
   const signupLimit = signupRateLimit(rateDeps);
-  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now };
-  const groups = routeGroups({ widget: widgetLimit.concern ? [widgetLimit.concern] : [] });
+  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now, limit: widgetLimit.limit };
+  const groups = routeGroups();
   const native = nativeRoutes(
     widgetRoutes({ ...widgetDeps, logger, prefill: loadPrefill({ ...webhook, usage, pullRate: createPullRate() }) }),
     groups.widget,
@@ -163,6 +169,8 @@ export function createApp(options: AppOptions) {
           accounts,
           tokens,
           limiter,
+          passwords,
+          freshAuthSeconds: config.freshAuthSeconds,
           signupLimit,
           usage,
           usageStore,
@@ -171,7 +179,16 @@ export function createApp(options: AppOptions) {
           publicUrl,
           signingSecrets,
         }),
-        signingSecretModule({ signingSecrets, tokens, accounts }),
+        signingSecretModule({
+          signingSecrets,
+          tokens,
+          accounts,
+          limiter,
+          passwords,
+          freshAuthSeconds: config.freshAuthSeconds,
+          now,
+          clientIp,
+        }),
         domainsModule({ domains, now, tokens, accounts }),
         widgetConfigModule({ ...webhook, tokens, accounts, domains }),
         usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }),

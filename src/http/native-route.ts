@@ -1,6 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { type AccessLog, elapsedMs } from './access-log.ts';
 import { parseJsonText, readBodyText } from './body.ts';
@@ -28,11 +27,6 @@ export interface NativeRoute<S extends TSchema = TSchema> {
   detail: NonNullable<RouteLike['hooks']['detail']>;
   /** The 200 answer as JSON text (callers pre-serialise what never changes). */
   answer(body: Static<S>, request: Request): string | Promise<string>;
-  /**
-   * Told when one of the group's concerns refused a well-formed request before `answer`
-   * ran (a rate limit, say), after the refusal is decided; it must not throw.
-   */
-  refusedEarly?(body: Static<S>, error: AppError): void;
 }
 
 type NativeHandler = (request: Request) => Response | Promise<Response>;
@@ -110,23 +104,16 @@ function serveNative(
     let status = 200;
     let text: string;
     let headers: Record<string, string> | undefined;
-    /** The checked body while the group's concerns run; undefined before and after. */
-    let inConcerns: unknown;
     try {
       // Read, then parse: one awaited promise (Bun's own) on the hot path.
       const body = parseJsonText(await readBodyText(request, rules), request.headers.get('content-type') ?? '', rules);
       if (!schema.Check(body)) throw schemaFailure([...schema.Errors(body)]);
-      if (concerns.length > 0) {
-        inConcerns = body;
-        // Awaited only when a concern returned a promise: a synchronous limit adds no tick.
-        const pending = runConcerns(concerns, request, body);
-        if (pending !== undefined) await pending;
-        inConcerns = undefined;
-      }
+      // Awaited only when a concern returned a promise: a synchronous limit adds no tick.
+      const pending = concerns.length > 0 ? runConcerns(concerns, request, body) : undefined;
+      if (pending !== undefined) await pending;
       const answer = route.answer(body, request);
       text = typeof answer === 'string' ? answer : await answer;
     } catch (error) {
-      if (inConcerns !== undefined && error instanceof AppError) route.refusedEarly?.(inConcerns, error);
       const failure = clientClosedAnswer(request) ?? errorAnswer(error, requestId, logger);
       status = failure.status;
       text = JSON.stringify(failure.body);

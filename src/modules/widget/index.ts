@@ -2,7 +2,6 @@ import { Elysia } from 'elysia';
 import { catalogueCalculator, type Template } from '../../calculators/index.ts';
 import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
-import type { ErrorCode } from '../../errors.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
 import {
@@ -12,10 +11,16 @@ import {
   RegisterDomainRequest,
 } from '../domains/index.ts';
 import { LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
-import { isCountedRefusal } from '../../usage/refusals.ts';
 import type { Logger } from '../../logger.ts';
 import { createEarlyRefusals } from './early-refusals.ts';
-import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
+import {
+  type AuthorisedWidget,
+  authoriseWidget,
+  registerDomain,
+  useQuota,
+  type WidgetDeps,
+  widgetClient,
+} from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export { LoadAnswer } from './model.ts';
@@ -73,13 +78,10 @@ const widgetErrors = {
  * (src/http/native-route.ts) with the same conventions as every other route.
  */
 export function widgetRoutes(
-  deps: WidgetDeps & { prefill: Prefill; logger: Logger },
+  routeDeps: WidgetDeps & { prefill: Prefill; logger: Logger },
 ): NativeRoute<typeof WidgetRequest>[] {
-  const countRefusal = createEarlyRefusals(deps);
   // A refusal before the key was looked up (the per-client limit) still counts for its owner.
-  const refusedEarly = (body: { apiKey: string; calcId: string }, error: { code: ErrorCode }) => {
-    if (isCountedRefusal(error.code)) countRefusal(body, error.code);
-  };
+  const deps = { ...routeDeps, earlyRefusal: createEarlyRefusals(routeDeps) };
   return [
     {
       path: '/v1/widget/verify',
@@ -87,10 +89,9 @@ export function widgetRoutes(
       response: { 200: VerifyAnswer, ...widgetErrors },
       detail: { summary: 'Check that a page may show a calculator (does not count a load)' },
       answer(body, request) {
-        const found = authoriseWidget(deps, body, request.headers.get('origin'));
+        const found = authoriseWidget(deps, body, request.headers.get('origin'), widgetClient(deps, request));
         return found instanceof Promise ? found.then((ok) => verified(deps, ok)) : verified(deps, found);
       },
-      refusedEarly,
     },
     {
       path: '/v1/widget/load',
@@ -101,12 +102,11 @@ export function widgetRoutes(
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } },
       },
       answer(body, request) {
-        const found = authoriseWidget(deps, body, request.headers.get('origin'));
+        const found = authoriseWidget(deps, body, request.headers.get('origin'), widgetClient(deps, request));
         return found instanceof Promise
           ? found.then((ok) => loaded(deps, ok, body.context))
           : loaded(deps, found, body.context);
       },
-      refusedEarly,
     },
   ];
 }
@@ -148,8 +148,8 @@ function prefilled(
 export function widgetModule(deps: WidgetDeps) {
   return new Elysia({ tags: ['widget'] }).post(
     '/v1/widget/register-domain',
-    async ({ body, headers, set }) => {
-      const domain = await registerDomain(deps, body, headers.origin ?? null);
+    async ({ body, headers, set, request }) => {
+      const domain = await registerDomain(deps, body, headers.origin ?? null, widgetClient(deps, request));
       set.status = domain.status === 'active' ? 200 : 202;
       return { domain };
     },
