@@ -74,7 +74,7 @@ export function createApp(options: AppOptions) {
       .catch((error: unknown) => logger.error('flush of usage counters failed; will retry', { error: String(error) }));
   const usage = createUsageCounter(usageStore, flushUsageNow, {
     // Only while the database stays unreachable long enough for the cap to fill up.
-    onDropped: ({ loads, calls, refused, skipped, cap }) =>
+    onDropped: ({ loads, calls, refused, skipped, funnel, cap }) =>
       logger.error(
         `usage counts waiting for the database reached ${cap} per-day rows: ${loads} loads and ${calls} webhook calls since the last flush attempt count towards their month but are missing from per-day usage`,
         {
@@ -82,6 +82,7 @@ export function createApp(options: AppOptions) {
           droppedCalls: calls,
           droppedRefusals: refused,
           droppedSkippedPulls: skipped,
+          droppedFunnelSteps: funnel,
           maxPendingDayRows: cap,
         },
       ),

@@ -71,7 +71,13 @@ describe('route groups of the app', () => {
         // The widget's limit is taken by its service, around the key lookup; other limits are group concerns.
         if (group.concerns.length > 0 || group.name === 'widget') {
           now += 60_000;
-          const body = { apiKey: `pk_route${checked}`, domain: 'https://shop.example', calcId: 'bmi' };
+          // Well-formed for every widget route (unknown fields are ignored): the shape is checked first.
+          const body = {
+            apiKey: `pk_route${checked}`,
+            domain: 'https://shop.example',
+            calcId: 'bmi',
+            events: ['view'],
+          };
           const first = await app.request(route.method, path, { body });
           const second = await app.request(route.method, path, { body });
           expect([first.status === 429, second.status, second.json?.error?.code], where).toEqual([

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import { catalogueCalculator, type Template } from '../../calculators/index.ts';
 import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
+import { invalidRequest } from '../../errors.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
 import {
@@ -10,12 +11,14 @@ import {
   PendingDomainEnvelope,
   RegisterDomainRequest,
 } from '../domains/index.ts';
-import { LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
+import { EventsRequest, LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
+import type { WidgetEvent } from '../../usage/funnel.ts';
 import type { Logger } from '../../logger.ts';
 import { createEarlyRefusals } from './early-refusals.ts';
 import {
   type AuthorisedWidget,
   authoriseWidget,
+  countEvents,
   registerDomain,
   useQuota,
   type WidgetDeps,
@@ -74,15 +77,13 @@ const widgetErrors = {
 };
 
 /**
- * verify and load: called by every embedding page, so Bun's router serves them directly
- * (src/http/native-route.ts) with the same conventions as every other route.
+ * verify, load and events: called by every embedding page, so Bun's router serves them
+ * directly (src/http/native-route.ts) with the same conventions as every other route.
  */
-export function widgetRoutes(
-  routeDeps: WidgetDeps & { prefill: Prefill; logger: Logger },
-): NativeRoute<typeof WidgetRequest>[] {
+export function widgetRoutes(routeDeps: WidgetDeps & { prefill: Prefill; logger: Logger }): NativeRoute[] {
   // A refusal before the key was looked up (the per-client limit) still counts for its owner.
   const deps = { ...routeDeps, earlyRefusal: createEarlyRefusals(routeDeps) };
-  return [
+  const pageRoutes: NativeRoute<typeof WidgetRequest>[] = [
     {
       path: '/v1/widget/verify',
       body: WidgetRequest,
@@ -109,6 +110,42 @@ export function widgetRoutes(
       },
     },
   ];
+  return [...pageRoutes, eventsRoute(routeDeps)];
+}
+
+/**
+ * The funnel's steps a page reports (docs/api.md, "Funnel"): the checks of every widget
+ * route and its per-client limit, then each step counted; 204. Its refusals are not
+ * counted as refusals: the visitor was not turned away, only a report was.
+ */
+function eventsRoute(deps: WidgetDeps): NativeRoute<typeof EventsRequest> {
+  // The same checks with a usage that counts no refusal, and no early-refusal counter.
+  const quiet: WidgetDeps = { ...deps, usage: { ...deps.usage, countRefused: () => {} }, earlyRefusal: undefined };
+  const counted = (widget: AuthorisedWidget, events: readonly WidgetEvent[]): string => {
+    countEvents(deps, widget, events);
+    return '';
+  };
+  return {
+    path: '/v1/widget/events',
+    body: EventsRequest,
+    refine: ({ events }) => {
+      // At most three: compared in place, no set built per report.
+      if (events.some((event, i) => events.indexOf(event) !== i))
+        throw invalidRequest('events must name each step at most once.', [
+          { field: 'events', message: 'a step is repeated' },
+        ]);
+    },
+    status: 204,
+    response: widgetErrors,
+    detail: {
+      summary: "Report a calculator's funnel steps from a page: view, start, complete (never a load, no quota)",
+      responses: { 204: { description: 'Counted' } },
+    },
+    answer(body, request) {
+      const found = authoriseWidget(quiet, body, request.headers.get('origin'), widgetClient(deps, request));
+      return found instanceof Promise ? found.then((ok) => counted(ok, body.events)) : counted(found, body.events);
+    },
+  };
 }
 
 // The steps below answer at once when every step does (a load on SQLite, within its

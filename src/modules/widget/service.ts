@@ -7,6 +7,7 @@ import { AppError, invalidRequest } from '../../errors.ts';
 import type { WidgetLimit } from '../../http/rate-limit.ts';
 import { calculatorExists, requireCalculator } from '../../require-calculator.ts';
 import { dayOf, type LoadVerdict, type UsageCounter } from '../../usage/counter.ts';
+import type { WidgetEvent } from '../../usage/funnel.ts';
 import { isCountedRefusal, type RefusalReason } from '../../usage/refusals.ts';
 import { matchingOrigins, normaliseOrigin } from '../../domains/origin.ts';
 import { pendingCutoff } from '../../domains/status.ts';
@@ -265,4 +266,19 @@ function refuseUnless(deps: WidgetDeps, widget: AuthorisedWidget, verdict: LoadV
             : `The owner of this account allows ${account.loadsPerDayPerDomain} widget loads a day from ${origin}; today's are used.`,
         ),
   );
+}
+
+/**
+ * Counts the funnel steps a page reports (`POST /v1/widget/events`) for the calculator and
+ * page origin the checks established, on the UTC day the call arrived. Never a load: no
+ * quota, no cap, no pull.
+ */
+export function countEvents(
+  deps: Pick<WidgetDeps, 'usage'>,
+  widget: AuthorisedWidget,
+  events: readonly WidgetEvent[],
+): void {
+  const { account, calculator, origin, now } = widget;
+  const day = dayOf(now);
+  for (const event of events) deps.usage.countFunnel(account.id, day, calculator.definition.id, origin, event);
 }
