@@ -8,15 +8,16 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { refusalMessage } from '../../../src/definition/problems.ts';
 import { textIn } from '../../../src/definition/text.ts';
-import type { Definition, InputValues, Problem, Text, UnitSystem } from '../../../src/definition/types.ts';
+import type { Definition, Problem, Text, UnitSystem } from '../../../src/definition/types.ts';
 import { validateDefinition } from '../../../src/definition/validate.ts';
-import type { AccountCalculatorBody, PreviewBody } from '../../../src/api-bodies.ts';
+import type { AccountCalculatorBody } from '../../../src/api-bodies.ts';
 import { api, messageOf, refusalOf } from '../api.ts';
 import { Confirm } from '../components/confirm.tsx';
 import { Link } from '../components/link.tsx';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { PageTitle } from '../components/page-title.tsx';
 import { BASE, setLeaveGuard } from '../router.ts';
+import { useDraftPrefill } from './draft-prefill.ts';
 import { asObject, idOf, isObject, type Json, type Loc, pathsUp, placeName, setIn } from './draft.ts';
 import { type Editor, EditorContext } from './editor-context.ts';
 import { languageName } from './fields.tsx';
@@ -107,7 +108,7 @@ export function Builder(props: { calcId: string }) {
   const [restoring, setRestoring] = useState<number | null>(null);
   const [versionsRound, setVersionsRound] = useState(0);
   const [previewRound, setPreviewRound] = useState(0);
-  const [prefill, setPrefill] = useState<{ values: InputValues; note: string | null }>({ values: {}, note: null });
+  const prefill = useDraftPrefill(calcId, previewRound);
   const [look, setLook] = useState<PreviewLook>({ language: 'en', theme: 'light', currency: '' });
 
   useEffect(() => {
@@ -120,18 +121,6 @@ export function Builder(props: { calcId: string }) {
       (failure) => setLoadError(messageOf(failure)),
     );
   }, [base]);
-
-  // What the owner's webhook pre-fills, as a visitor's widget would get it (not counted as a load).
-  useEffect(() => {
-    let live = true;
-    api<PreviewBody>('POST', '/v1/widget/preview', { calcId, draft: true }).then(
-      (answer) => live && setPrefill({ values: answer.values, note: null }),
-      (failure) => live && setPrefill({ values: {}, note: messageOf(failure) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [calcId, previewRound]);
 
   const problems = useMemo(() => (draft === null ? [] : validateDefinition(draft)), [draft]);
   const dirty = draft !== null && JSON.stringify(draft) !== saved;
