@@ -19,6 +19,7 @@ import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type 
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export { LoadAnswer } from './model.ts';
+export { authoriseWidget, type WidgetDeps } from './service.ts';
 
 /**
  * Fetches pre-fill values for a load (the guarded webhook pull, or a test's stand-in);
@@ -49,6 +50,18 @@ function loadAnswer(calculator: Template, values: InputValues): string {
   return json.withoutValues;
 }
 
+/**
+ * The JSON of the load answer's `results` for this account and calculator (the owner's
+ * results config, docs/results.md), or undefined when the widget offers nothing; answers
+ * without a promise when it needs no read (src/results/config-cache.ts).
+ */
+export type ResultsForLoad = (account: AccountRow, calcId: string) => string | undefined | Promise<string | undefined>;
+
+/** The load answer with its `results` added: the answer is a JSON object, so it goes before the last brace. */
+function withResults(answer: string, results: string | undefined): string {
+  return results === undefined ? answer : `${answer.slice(0, -1)},"results":${results}}`;
+}
+
 /** The verify answer, built once per calculator. */
 const verifyAnswers = new WeakMap<Template, string>();
 function verifyAnswer(calculator: Template): string {
@@ -73,7 +86,7 @@ const widgetErrors = {
  * (src/http/native-route.ts) with the same conventions as every other route.
  */
 export function widgetRoutes(
-  deps: WidgetDeps & { prefill: Prefill; logger: Logger },
+  deps: WidgetDeps & { prefill: Prefill; logger: Logger; results?: ResultsForLoad },
 ): NativeRoute<typeof WidgetRequest>[] {
   const countRefusal = createEarlyRefusals(deps);
   // A refusal before the key was looked up (the per-client limit) still counts for its owner.
@@ -122,15 +135,21 @@ function verified(deps: WidgetDeps, widget: AuthorisedWidget): string | Promise<
 }
 
 function loaded(
-  deps: WidgetDeps & { prefill: Prefill },
+  deps: WidgetDeps & { prefill: Prefill; results?: ResultsForLoad },
   widget: AuthorisedWidget,
   context: string | undefined,
 ): string | Promise<string> {
   const { account, calculator, origin } = widget;
   const quota = useQuota(deps, widget, true);
-  return quota === undefined
-    ? prefilled(deps, account, calculator, origin, context)
-    : quota.then(() => prefilled(deps, account, calculator, origin, context));
+  const answer =
+    quota === undefined
+      ? prefilled(deps, account, calculator, origin, context)
+      : quota.then(() => prefilled(deps, account, calculator, origin, context));
+  const results = deps.results?.(account, calculator.definition.id);
+  if (results === undefined) return answer;
+  if (results instanceof Promise || answer instanceof Promise)
+    return Promise.all([answer, results]).then(([a, r]) => withResults(a, r));
+  return withResults(answer, results);
 }
 
 function prefilled(
