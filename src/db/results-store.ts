@@ -1,4 +1,4 @@
-import { type AnyColumn, and, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { NewEvent } from '../delivery/events.ts';
 import type { Db } from './client.ts';
 import { addEventIn } from './delivery-store.ts';
@@ -69,9 +69,8 @@ export function resultsWhere(
     filter.domain === undefined ? undefined : eq(t.domain, filter.domain),
     filter.email === undefined ? undefined : sql`lower(${t.contactEmail}) = ${filter.email.toLowerCase()}`,
     filter.visitor === undefined ? undefined : eq(t.visitor, filter.visitor),
-    cursor === undefined
-      ? undefined
-      : or(lt(t.createdAt, cursor.createdAt), and(eq(t.createdAt, cursor.createdAt), lt(t.id, cursor.id))),
+    // A row value: both dialects walk the (account, created_at, id) index from the cursor.
+    cursor === undefined ? undefined : sql`(${t.createdAt}, ${t.id}) < (${cursor.createdAt}, ${cursor.id})`,
   );
 }
 

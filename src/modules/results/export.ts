@@ -11,7 +11,7 @@ import { filterOf, type ResultJsonBody, resultJson } from './service.ts';
  */
 
 /** Rows read per page of the stream. */
-const EXPORT_PAGE = 500;
+const EXPORT_PAGE = 100;
 
 /** The columns every CSV export starts with, and how each reads a result. */
 const FIXED_COLUMNS: [string, (r: ResultJsonBody) => unknown][] = [
