@@ -19,6 +19,9 @@ import {
 import { deleteResult, listResults, readResult } from './service.ts';
 import { type SubmitDeps, submitResult } from './submit.ts';
 
+// The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
+export type { ResultDeleted, ResultEnvelope, ResultList } from './model.ts';
+
 const bearer = [{ bearer: [] }];
 
 /** A visitor sends their result (docs/results.md): a widget route, in the widget group. */
