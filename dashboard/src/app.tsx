@@ -31,6 +31,7 @@ function Lazy<P extends object>(props: { load: () => Promise<(props: P) => JSX.E
 
 const loadCalculator = () => import('./pages/calculator.tsx').then((module) => module.Calculator);
 const loadResultsEndpoint = () => import('./pages/results-endpoint.tsx').then((module) => module.ResultsEndpoint);
+const loadResults = () => import('./pages/results.tsx').then((module) => module.Results);
 
 function Page(props: { route: Route }) {
   const { route } = props;
@@ -49,6 +50,8 @@ function Page(props: { route: Route }) {
       return <Account />;
     case 'results-endpoint':
       return <Lazy load={loadResultsEndpoint} props={{}} />;
+    case 'results':
+      return <Lazy load={loadResults} props={{}} />;
     default:
       return (
         <>
@@ -67,7 +70,7 @@ function section(route: Route): string {
     case 'calculator':
       return `${BASE}/calculators`;
     case 'results-endpoint':
-      return `${BASE}/account`;
+      return `${BASE}/results`;
     case 'not-found':
       return '';
     default:

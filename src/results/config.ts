@@ -12,7 +12,7 @@ export const CONTACT_MODES = ['required', 'optional', 'off'] as const;
 type ContactMode = (typeof CONTACT_MODES)[number];
 
 /** The contact fields a visitor may be asked for, in the order the widget shows them. */
-const CONTACT_FIELDS = ['email', 'name'] as const;
+export const CONTACT_FIELDS = ['email', 'name'] as const;
 
 type ContactField = (typeof CONTACT_FIELDS)[number];
 

@@ -59,6 +59,7 @@ const PAGES: { path: string; title: string }[] = [
   { path: '/dashboard/usage', title: 'Usage' },
   { path: '/dashboard/account', title: 'Account' },
   { path: '/dashboard/results/endpoint', title: 'Results endpoint' },
+  { path: '/dashboard/results', title: 'Results' },
 ];
 
 for (const width of [1280, 375]) {

@@ -7,12 +7,13 @@ import type { AccountOverviewBody, CalculatorBody } from '../../../src/api-bodie
 import { Preview } from './preview.tsx';
 import { SnippetBuilder, type SnippetOptions } from './snippet.tsx';
 import { WebhookForm } from './webhook-form.tsx';
+import { ResultsForm } from './results-form.tsx';
 
 export function Calculator(props: { calcId: string }) {
   const found = useApi<CalculatorBody>(`/v1/calculators/${props.calcId}`);
   const overview = useApi<AccountOverviewBody>('/v1/account');
   const [options, setOptions] = useState<SnippetOptions>({ theme: 'light', units: '', locale: '', currency: '' });
-  // A saved or removed webhook changes what the preview pulls.
+  // A saved or removed webhook changes what the preview pulls; results settings, what it offers.
   const [round, setRound] = useState(0);
   const calculator = found.data?.calculator;
   return (
@@ -33,6 +34,11 @@ export function Calculator(props: { calcId: string }) {
           />
           <Preview calcId={calculator.id} options={options} round={round} />
           <WebhookForm
+            calcId={calculator.id}
+            account={overview.data.account}
+            onChanged={() => setRound((n) => n + 1)}
+          />
+          <ResultsForm
             calcId={calculator.id}
             account={overview.data.account}
             onChanged={() => setRound((n) => n + 1)}
