@@ -37,4 +37,5 @@ CREATE TABLE `results_monthly` (
 	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-ALTER TABLE `accounts` ADD `results_version` integer DEFAULT 0 NOT NULL;
+ALTER TABLE `accounts` ADD `results_version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX `delivery_events_account_due_idx` ON `delivery_events` (`account_id`,`status`,`next_attempt_at`);

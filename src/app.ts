@@ -180,7 +180,7 @@ export function createApp(options: AppOptions) {
           configs: resultsConfigs,
           resolve: resolveCalculator,
           signingSecrets,
-          wake: delivery.wake,
+          wake: delivery.wakeFor,
           allowances: config.submissions,
         }),
       ],

@@ -37,4 +37,5 @@ ALTER TABLE "results" ADD CONSTRAINT "results_account_id_accounts_id_fk" FOREIGN
 ALTER TABLE "results_configs" ADD CONSTRAINT "results_configs_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "results_monthly" ADD CONSTRAINT "results_monthly_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "results_account_created_idx" ON "results" USING btree ("account_id","created_at","id");--> statement-breakpoint
-CREATE INDEX "results_created_idx" ON "results" USING btree ("created_at");
+CREATE INDEX "results_created_idx" ON "results" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "delivery_events_account_due_idx" ON "delivery_events" USING btree ("account_id","status","next_attempt_at");

@@ -59,7 +59,7 @@ export function storesOf(backend: Backend) {
     resultsEndpoints: guarded(createPgResultsEndpointStore(db)),
     // An attempt's record (and a claim's leases) given up on while PostgreSQL still commits
     // it would be made again: waited for, as the usage flush is.
-    deliveries: guarded(createPgDeliveryStore(db), { unbounded: ['finish', 'claim', 'claimOne'] }),
+    deliveries: guarded(createPgDeliveryStore(db), { unbounded: ['finish', 'claim', 'claimOne', 'claimFor'] }),
     results: guarded(createPgResultsStore(db)),
     // Its load read (`snapshot`) runs on the widget's pool, as the key lookup does.
     resultsConfigs: guarded(createPgResultsConfigStore(db, widget)),

@@ -1,7 +1,8 @@
 import { type AnyColumn, and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { NewEvent } from '../delivery/events.ts';
 import type { Db } from './client.ts';
-import { addEventIn } from './delivery-store.ts';
+import { insertList } from './columns.ts';
+import { preparedEventIn } from './delivery-store.ts';
 import { deliveryEvents, results, resultsMonthly } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
@@ -97,6 +98,26 @@ export function createResultsStore(db: Db) {
      ON CONFLICT (account_id, period) DO UPDATE SET submissions = submissions + 1 WHERE submissions < $limit
      RETURNING submissions`,
   );
+  // Every submission: plain prepared statements in one bun:sqlite transaction (building
+  // drizzle's SQL per call cost a third of a submission).
+  const eventIn = preparedEventIn(db.$client);
+  const columns = insertList(results);
+  const insertResult = db.$client.query<unknown, ResultRow>(
+    `INSERT INTO results (${columns.columns}) VALUES (${columns.values})`,
+  );
+  const submitIn = db.$client.transaction(
+    (row: ResultRow, event: NewEvent | null, allowance: Allowance, now: number): SubmitOutcome => {
+      const counted = countSubmission.get({
+        accountId: row.accountId,
+        period: allowance.period,
+        limit: allowance.limit,
+      });
+      if (!counted) return { stored: false };
+      const eventQueued = event !== null && eventIn(event, now);
+      insertResult.run({ ...row, eventId: eventQueued ? (event?.id ?? null) : null });
+      return { stored: true, eventQueued };
+    },
+  );
   const keysOf = (column: 'inputs' | 'outputs', kind: ResultKey['kind'], where: SQL | undefined) =>
     sql`SELECT DISTINCT ${results.calcId} AS calcId, ${kind} AS kind, j.key AS key
         FROM ${results}, json_each(${sql.identifier(column)}) j WHERE ${where}`;
@@ -104,22 +125,9 @@ export function createResultsStore(db: Db) {
   return {
     /** Stores a submission within the month's allowance, with its event (when the endpoint takes it), atomically. */
     submit: (row: ResultRow, event: NewEvent | null, allowance: Allowance, now: number): Promise<SubmitOutcome> =>
-      gate.write(() =>
-        db.transaction((tx): SubmitOutcome => {
-          if (allowance.limit <= 0) return { stored: false };
-          const counted = countSubmission.get({
-            accountId: row.accountId,
-            period: allowance.period,
-            limit: allowance.limit,
-          });
-          if (!counted) return { stored: false };
-          const eventQueued = event !== null && addEventIn(tx, event, now);
-          tx.insert(results)
-            .values({ ...row, eventId: eventQueued ? (event?.id ?? null) : null })
-            .run();
-          return { stored: true, eventQueued };
-        }),
-      ),
+      allowance.limit <= 0
+        ? Promise.resolve({ stored: false })
+        : gate.write(() => submitIn(row, event, allowance, now)),
 
     /** A page of results, newest first. */
     list: async (

@@ -281,6 +281,8 @@ export const deliveryEvents = sqliteTable(
   (table) => [
     index('delivery_events_due_idx').on(table.status, table.nextAttemptAt),
     index('delivery_events_account_idx').on(table.accountId, table.createdAt),
+    // One endpoint's due events, claimed after each of its attempts.
+    index('delivery_events_account_due_idx').on(table.accountId, table.status, table.nextAttemptAt),
   ],
 );
 

@@ -27,8 +27,8 @@ export interface SubmitDeps extends WidgetDeps {
   resolve: CalculatorResolver;
   /** The account's signing secrets that may have signed a context token. */
   signingSecrets: { active(accountId: string): Promise<string[]> };
-  /** Wakes this server's delivery loop after a commit that queued an event. */
-  wake: () => void;
+  /** Wakes this server's delivery loop after a commit that queued an event for the account. */
+  wake: (accountId: string) => void;
   /** Results accepted per month, per plan. */
   allowances: Readonly<Record<Plan, number>>;
 }
@@ -119,7 +119,7 @@ export async function submitResult(
       'quota_exceeded',
       `This account has used its ${deps.allowances[account.plan]} submissions for this month.`,
     );
-  if (outcome.eventQueued) deps.wake();
+  if (outcome.eventQueued) deps.wake(account.id);
   // The funnel's `submit` step is counted here: a submission the server accepted and stored.
   return { id: row.id };
 }
