@@ -17,7 +17,8 @@
  *    executables.
  *
  * Writes bench/results/results.json. Env: BENCH_RESULTS_SECONDS (10), BENCH_RESULTS_RUNS (3),
- * BENCH_RESULTS_EVENTS (300), BENCH_RESULTS_ROUNDS (40), BENCH_RESULTS_LOADS (5000).
+ * BENCH_RESULTS_EVENTS (300), BENCH_RESULTS_ROUNDS (40), BENCH_RESULTS_LOADS (5000),
+ * BENCH_RESULTS_PARTS (submit,latency,loads: the measurements to make).
  */
 import { join } from 'node:path';
 import { createApp } from '../src/app.ts';
@@ -284,93 +285,114 @@ async function loadWithResults(work: string) {
   }
 }
 
+/** Which measurements to make (all by default): `BENCH_RESULTS_PARTS=loads` runs the third alone. */
+const PARTS = new Set((process.env.BENCH_RESULTS_PARTS ?? 'submit,latency,loads').split(','));
+
+async function submitRows(work: string): Promise<{ rows: Row[]; extra: Record<string, unknown> }> {
+  const submitted = await submissionsPerSecond(work);
+  const rps = submitted.runs.map((r) => r.rps);
+  const rows: Row[] = [
+    {
+      metric: 'submissions per second, one core, delivery on (SQLite): median',
+      value: Math.round(median(rps)),
+      unit: 'req/s',
+      target: `≥ ${TARGETS.submissionsPerSecond}`,
+      pass: median(rps) >= TARGETS.submissionsPerSecond,
+      note: `${RUNS} runs of ${SECONDS} s, wrk 32 connections; runs ${rps.map(Math.round).join(', ')}`,
+    },
+    {
+      metric: 'server CPU per submission and its delivery',
+      value: round1(submitted.cpuUsWithDelivery),
+      unit: 'µs',
+      target: '',
+      pass: null,
+      note: `user + system of the server from the first measured run until the queue drained (${submitted.delivered} events delivered for the ${submitted.requests} submissions wrk counted; drained ${round1(submitted.drainSeconds)} s after the last run)`,
+    },
+    {
+      metric: 'submissions a core can take, each delivered (1 s ÷ that CPU)',
+      value: Math.round(1e6 / submitted.cpuUsWithDelivery),
+      unit: '/s',
+      target: `≥ ${TARGETS.submissionsPerSecond}`,
+      pass: 1e6 / submitted.cpuUsWithDelivery >= TARGETS.submissionsPerSecond,
+      note: 'what a dedicated core sustains; unlike req/s, it holds on a machine shared with other work',
+    },
+    {
+      metric: 'deliveries per second during the runs (same core)',
+      value: Math.round(median(submitted.runs.map((r) => r.deliveredPerSecond))),
+      unit: '/s',
+      target: '',
+      pass: null,
+      note: 'the rest waits in the queue and goes out after the runs',
+    },
+    {
+      metric: 'other processes meanwhile',
+      value: round2(median(submitted.runs.map((r) => r.interference))),
+      unit: 'cores',
+      target: '',
+      pass: null,
+    },
+  ];
+  return { rows, extra: { binary: submitted.binary, submissionsPerSecond: rps } };
+}
+
+async function latencyRows(): Promise<{ rows: Row[]; extra: Record<string, unknown> }> {
+  const latencies = await deliveryLatency();
+  const rows: Row[] = [
+    {
+      metric: '202 → the endpoint receives the event (loopback): median',
+      value: round2(median(latencies)),
+      unit: 'ms',
+      target: `≤ ${TARGETS.medianDeliveryMs}`,
+      pass: median(latencies) <= TARGETS.medianDeliveryMs,
+      note: `${EVENTS} submissions one at a time; p95 ${round2(quantile(latencies, 0.95))} ms`,
+    },
+  ];
+  return { rows, extra: { latenciesMs: latencies.map(round2) } };
+}
+
+async function loadRows(work: string): Promise<{ rows: Row[]; extra: Record<string, unknown> }> {
+  const times = await loadWithResults(work);
+  const ratios = times.off.map((off, i) => off / (times.on[i] ?? Number.NaN));
+  const ratio = median(ratios);
+  const rows: Row[] = [
+    {
+      metric: 'load, results off',
+      value: round2(median(times.off) / 1000),
+      unit: 'µs',
+      target: '',
+      pass: null,
+      note: `CPU time; median of ${ROUNDS} rounds of ${LOADS} loads through handle()`,
+    },
+    {
+      metric: 'load, results on',
+      value: round2(median(times.on) / 1000),
+      unit: 'µs',
+      target: '',
+      pass: null,
+    },
+    {
+      metric: "load throughput, results on ÷ off (each round's ratio): median",
+      value: round3(ratio),
+      unit: '×',
+      target: `≥ ${TARGETS.loadRatio}`,
+      pass: ratio >= TARGETS.loadRatio,
+      note: `rounds' ratios: 10th percentile ${round3(quantile(ratios, 0.1))}, 90th ${round3(quantile(ratios, 0.9))}`,
+    },
+  ];
+  return { rows, extra: { loadNs: times } };
+}
+
 export async function run(): Promise<BenchResults> {
   return inWorkDir('calc-bench-results-', async (work) => {
-    const submitted = await submissionsPerSecond(work);
-    const latencies = await deliveryLatency();
-    const times = await loadWithResults(work);
-    const rps = submitted.runs.map((r) => r.rps);
-    const ratios = times.off.map((off, i) => off / (times.on[i] ?? Number.NaN));
-    const ratio = median(ratios);
-    const rows: Row[] = [
-      {
-        metric: 'submissions per second, one core, delivery on (SQLite): median',
-        value: Math.round(median(rps)),
-        unit: 'req/s',
-        target: `≥ ${TARGETS.submissionsPerSecond}`,
-        pass: median(rps) >= TARGETS.submissionsPerSecond,
-        note: `${RUNS} runs of ${SECONDS} s, wrk 32 connections; runs ${rps.map(Math.round).join(', ')}`,
-      },
-      {
-        metric: 'server CPU per submission and its delivery',
-        value: round1(submitted.cpuUsWithDelivery),
-        unit: 'µs',
-        target: '',
-        pass: null,
-        note: `user + system of the server from the first measured run until the queue drained (${submitted.delivered} of ${submitted.requests} events delivered; drained ${round1(submitted.drainSeconds)} s after the last run)`,
-      },
-      {
-        metric: 'submissions a core can take, each delivered (1 s ÷ that CPU)',
-        value: Math.round(1e6 / submitted.cpuUsWithDelivery),
-        unit: '/s',
-        target: `≥ ${TARGETS.submissionsPerSecond}`,
-        pass: 1e6 / submitted.cpuUsWithDelivery >= TARGETS.submissionsPerSecond,
-        note: 'what a dedicated core sustains; unlike req/s, it holds on a machine shared with other work',
-      },
-      {
-        metric: 'deliveries per second during the runs (same core)',
-        value: Math.round(median(submitted.runs.map((r) => r.deliveredPerSecond))),
-        unit: '/s',
-        target: '',
-        pass: null,
-        note: 'the rest waits in the queue and goes out after the runs',
-      },
-      {
-        metric: 'other processes meanwhile',
-        value: round2(median(submitted.runs.map((r) => r.interference))),
-        unit: 'cores',
-        target: '',
-        pass: null,
-      },
-      {
-        metric: '202 → the endpoint receives the event (loopback): median',
-        value: round2(median(latencies)),
-        unit: 'ms',
-        target: `≤ ${TARGETS.medianDeliveryMs}`,
-        pass: median(latencies) <= TARGETS.medianDeliveryMs,
-        note: `${EVENTS} submissions one at a time; p95 ${round2(quantile(latencies, 0.95))} ms`,
-      },
-      {
-        metric: 'load, results off',
-        value: round1(median(times.off) / 1000),
-        unit: 'µs',
-        target: '',
-        pass: null,
-        note: `CPU time; median of ${ROUNDS} rounds of ${LOADS} loads through handle()`,
-      },
-      {
-        metric: 'load, results on',
-        value: round1(median(times.on) / 1000),
-        unit: 'µs',
-        target: '',
-        pass: null,
-      },
-      {
-        metric: "load throughput, results on ÷ off (each round's ratio): median",
-        value: round3(ratio),
-        unit: '×',
-        target: `≥ ${TARGETS.loadRatio}`,
-        pass: ratio >= TARGETS.loadRatio,
-        note: `rounds' ratios: 10th percentile ${round3(quantile(ratios, 0.1))}, 90th ${round3(quantile(ratios, 0.9))}`,
-      },
-    ];
+    const parts = [
+      PARTS.has('submit') ? await submitRows(work) : null,
+      PARTS.has('latency') ? await latencyRows() : null,
+      PARTS.has('loads') ? await loadRows(work) : null,
+    ].flatMap((part) => (part ? [part] : []));
     const results: BenchResults = {
       ...resultsHeader('results'),
-      rows,
-      binary: submitted.binary,
-      submissionsPerSecond: rps,
-      latenciesMs: latencies.map(round2),
-      loadNs: times,
+      rows: parts.flatMap((part) => part.rows),
+      ...Object.assign({}, ...parts.map((part) => part.extra)),
     };
     writeResults('results', results);
     return results;

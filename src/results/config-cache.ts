@@ -11,10 +11,18 @@ import type { ResultsConfigSnapshot, ResultsConfigStore } from '../db/results-co
 import { hasResults } from '../plans.ts';
 import { loadResultsOf, type ResultsConfig } from './config.ts';
 
-/** A calculator's config, parsed, with the load answer's `results` serialised once (undefined when off). */
+/**
+ * The load answer's `results`, serialised once. One object per config as held: the widget's
+ * routes key what they build from it by its identity.
+ */
+export interface LoadPart {
+  json: string;
+}
+
+/** A calculator's config, parsed, with the load answer's part (undefined when off). */
 export interface HeldConfig {
   config: ResultsConfig;
-  loadJson: string | undefined;
+  load: LoadPart | undefined;
 }
 
 interface Entry {
@@ -43,7 +51,7 @@ export function createResultsConfigCache(options: {
     for (const { calcId, config: json } of snapshot.configs) {
       const config = JSON.parse(json) as ResultsConfig;
       const shown = loadResultsOf(config);
-      configs.set(calcId, { config, loadJson: shown && JSON.stringify(shown) });
+      configs.set(calcId, { config, load: shown && { json: JSON.stringify(shown) } });
     }
     const entry = { version: snapshot.version, configs };
     held.delete(accountId);
@@ -86,16 +94,14 @@ export function createResultsConfigCache(options: {
     },
 
     /**
-     * The JSON of the load answer's `results` when the widget is to offer sending the
-     * result (enabled, on a plan with results); else undefined. Every load asks: without a
-     * config, or with configs held, it answers at once.
+     * The load answer's `results` when the widget is to offer sending the result (enabled,
+     * on a plan with results); else undefined. Every load asks: without a config, or with
+     * configs held, it answers at once.
      */
-    forLoad(account: AccountRow, calcId: string): Answer<string | undefined> {
+    forLoad(account: AccountRow, calcId: string): Answer<LoadPart | undefined> {
       if (account.resultsVersion === 0 || !hasResults(account.plan)) return undefined;
       const entry = entryOf(account);
-      return entry instanceof Promise
-        ? entry.then((e) => heldFor(e, calcId)?.loadJson)
-        : heldFor(entry, calcId)?.loadJson;
+      return entry instanceof Promise ? entry.then((e) => heldFor(e, calcId)?.load) : heldFor(entry, calcId)?.load;
     },
   };
 }

@@ -82,7 +82,7 @@ export function widgetConfigModule(
         const answer = { calcId: calculator.definition.id, calculator: catalogueCalculator(calculator), values };
         // As the page's load shows it: `results` only when the widget offers sending the result.
         const results = await deps.results.forLoad(account, calculator.definition.id);
-        return results === undefined ? answer : { ...answer, results: JSON.parse(results) };
+        return results === undefined ? answer : { ...answer, results: JSON.parse(results.json) };
       },
       {
         body: PreviewRequest,

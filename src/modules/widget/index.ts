@@ -51,15 +51,30 @@ function loadAnswer(calculator: Template, values: InputValues): string {
 }
 
 /**
- * The JSON of the load answer's `results` for this account and calculator (the owner's
- * results config, docs/results.md), or undefined when the widget offers nothing; answers
- * without a promise when it needs no read (src/results/config-cache.ts).
+ * The load answer's `results` for this account and calculator (the owner's results config,
+ * docs/results.md): its JSON in an object that stays the same while the config does, or
+ * undefined when the widget offers nothing; answers without a promise when it needs no read
+ * (src/results/config-cache.ts).
  */
-export type ResultsForLoad = (account: AccountRow, calcId: string) => string | undefined | Promise<string | undefined>;
+export type ResultsForLoad = (
+  account: AccountRow,
+  calcId: string,
+) => { json: string } | undefined | Promise<{ json: string } | undefined>;
 
-/** The load answer with its `results` added: the answer is a JSON object, so it goes before the last brace. */
-function withResults(answer: string, results: string | undefined): string {
-  return results === undefined ? answer : `${answer.slice(0, -1)},"results":${results}}`;
+/**
+ * The load answer with its `results` added before the answer's last brace. The joined text
+ * is kept per config for the answer it was made from: without pre-fill values (most loads)
+ * that answer is the same string each time, and the load reuses the joined one instead of
+ * copying some kilobytes of definition again.
+ */
+const joined = new WeakMap<object, { from: string; answer: string }>();
+function withResults(answer: string, results: { json: string } | undefined): string {
+  if (results === undefined) return answer;
+  const held = joined.get(results);
+  if (held?.from === answer) return held.answer;
+  const made = `${answer.slice(0, -1)},"results":${results.json}}`;
+  joined.set(results, { from: answer, answer: made });
+  return made;
 }
 
 /** The verify answer, built once per calculator. */
