@@ -159,23 +159,33 @@ export function Results() {
             setFilters(editing);
           }}
         >
-          <label for="filter-calc">Calculator</label>
-          <input id="filter-calc" placeholder="any (e.g. mortgage)" {...field('calcId')} />
-          <label for="filter-domain">Domain</label>
-          <select id="filter-domain" {...field('domain')}>
-            <option value="">any</option>
-            {(domains.data?.domains ?? []).map((d) => (
-              <option key={d.domain} value={d.domain}>
-                {d.domain}
-              </option>
-            ))}
-          </select>
-          <label for="filter-from">From</label>
-          <input id="filter-from" type="date" {...field('from')} />
-          <label for="filter-to">To</label>
-          <input id="filter-to" type="date" {...field('to')} />
-          <label for="filter-email">Email</label>
-          <input id="filter-email" type="search" placeholder="a visitor's address" {...field('email')} />
+          <span class="field">
+            <label for="filter-calc">Calculator</label>
+            <input id="filter-calc" placeholder="any (e.g. mortgage)" {...field('calcId')} />
+          </span>
+          <span class="field">
+            <label for="filter-domain">Domain</label>
+            <select id="filter-domain" {...field('domain')}>
+              <option value="">any</option>
+              {(domains.data?.domains ?? []).map((d) => (
+                <option key={d.domain} value={d.domain}>
+                  {d.domain}
+                </option>
+              ))}
+            </select>
+          </span>
+          <span class="field">
+            <label for="filter-from">From</label>
+            <input id="filter-from" type="date" {...field('from')} />
+          </span>
+          <span class="field">
+            <label for="filter-to">To</label>
+            <input id="filter-to" type="date" {...field('to')} />
+          </span>
+          <span class="field">
+            <label for="filter-email">Email</label>
+            <input id="filter-email" type="search" placeholder="a visitor's address" {...field('email')} />
+          </span>
           <div class="actions">
             <button type="submit" class="primary">
               Apply filters
@@ -201,7 +211,9 @@ export function Results() {
             </button>
           </div>
         </form>
-        <p class="hint">The export holds every result the filters select; calc results export streams any number.</p>
+        <p class="hint">
+          The export holds every result the filters select; <code>calc results export</code> streams any number.
+        </p>
         <Notice notice={notice} />
       </section>
       {first.error && <p role="alert">{first.error}</p>}
