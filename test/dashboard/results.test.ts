@@ -47,11 +47,11 @@ test(
     const form = page.getByRole('region', { name: 'Results' });
     await form.getByRole('checkbox', { name: 'Visitors can send their result' }).check();
     await form.getByLabel('Email address').selectOption('required');
-    await form.getByRole('button', { name: 'Save results settings' }).click();
+    await form.getByRole('button', { name: 'Apply results settings' }).click();
     await form.getByRole('alert').filter({ hasText: 'consentText' }).waitFor();
     await form.getByLabel('Consent text').fill('Shop Example may email me about my result.');
     await form.getByLabel('Button text (optional)').fill('Email me my BMI');
-    await form.getByRole('button', { name: 'Save results settings' }).click();
+    await form.getByRole('button', { name: 'Apply results settings' }).click();
     await form.getByText('Saved: visitors can send their result.').waitFor();
     const config = await server.api('GET', '/v1/widget-config/bmi', owner.token);
     expect(config.json.config.results).toEqual({

@@ -146,7 +146,7 @@ export function ResultsForm(props: {
           </p>
           <div class="actions">
             <button type="submit" class="primary" disabled={busy || (!allowed && !saved?.enabled)}>
-              Save results settings
+              Apply results settings
             </button>
           </div>
         </form>

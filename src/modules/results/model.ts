@@ -71,6 +71,7 @@ export const SubmitRequest = t.Object({
     t.String({
       maxLength: 1000,
       description: 'Honeypot: a field people never see. Any value: answered 202, stored nowhere',
+      examples: [''],
     }),
   ),
 });
@@ -123,7 +124,10 @@ export const ResultJson = t.Object({
   consent: t.Union(
     [
       t.Object({
-        text: t.String({ description: 'The consent text the visitor ticked, in their language' }),
+        text: t.String({
+          description: 'The consent text the visitor ticked, in their language',
+          examples: ['Shop Example may email me about my result.'],
+        }),
         locale: t.String({ description: 'That language', examples: ['en'] }),
         at: t.String({ format: 'date-time', examples: [EXAMPLE.now] }),
       }),

@@ -45,12 +45,21 @@ const WebhookInput = t.Object({
   ),
 });
 
-export const ConfigRequest = t.Object({
-  config: t.Object({
-    webhook: t.Optional(t.Union([WebhookInput, t.Null()])),
-    results: t.Optional(ResultsConfigSchema),
-  }),
-});
+export const ConfigRequest = t.Object(
+  {
+    config: t.Object({
+      webhook: t.Optional(t.Union([WebhookInput, t.Null()])),
+      results: t.Optional(ResultsConfigSchema),
+    }),
+  },
+  {
+    // A body names the parts it changes: the sample saves a webhook (the results config's
+    // fields show their own example).
+    examples: [
+      { config: { webhook: { url: EXAMPLE.webhookUrl, headers: { Authorization: 'Bearer shop-prefill-5f2c9e81' } } } },
+    ],
+  },
+);
 
 /** The dashboard's live preview asks for one calculator as its account would load it. */
 export const PreviewRequest = t.Object({
