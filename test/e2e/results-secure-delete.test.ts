@@ -7,13 +7,10 @@
 import { expect, test } from 'bun:test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOP_ORIGIN } from '../helpers/owners.ts';
-import { callJson, runCommand, SOURCE_CLI, startServe } from '../helpers/process.ts';
+import { callJson, SOURCE_CLI, startServe } from '../helpers/process.ts';
 import { startReceiver } from '../helpers/receiver.ts';
-import { LEAD_CONFIG, submission } from '../helpers/results.ts';
+import { servedResultsOwner, submission } from '../helpers/results.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-
-const EMAIL = 'owner@shop.example';
 
 /** Whether `text` occurs anywhere in the database file or its write-ahead log. */
 function inFiles(data: string, text: string): boolean {
@@ -31,33 +28,13 @@ test('a deleted result’s contact is gone from calc.db and its WAL, with its qu
   const receiver = startReceiver(() => new Response('down', { status: 503 }));
   const server = await startServe(SOURCE_CLI, ['--data', data], { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' });
   try {
-    const signup = await callJson(server.url, 'POST', '/v1/auth/signup', {
-      email: EMAIL,
-      password: 'correct horse battery',
-    });
-    const token: string = signup.json.token;
-    const plan = await runCommand(SOURCE_CLI, [
-      'admin',
-      'accounts',
-      'set-plan',
-      '--email',
-      EMAIL,
-      '--plan',
-      'base',
-      '--data',
-      data,
-    ]);
-    expect(plan.exitCode).toBe(0);
-    await callJson(server.url, 'POST', '/v1/domains', { domain: SHOP_ORIGIN }, token);
-    await callJson(server.url, 'PUT', '/v1/widget-config/bmi', { config: { results: LEAD_CONFIG } }, token);
-    const endpoint = await callJson(server.url, 'PUT', '/v1/account/results-endpoint', { url: receiver.url() }, token);
-    expect(endpoint.status).toBe(201);
+    const { token, apiKey } = await servedResultsOwner(server.url, data, receiver.url());
     const send = async (email: string, name: string) => {
       const answer = await callJson(
         server.url,
         'POST',
         '/v1/widget/submit',
-        submission({ apiKey: signup.json.account.apiKey }, { contact: { email, name } }),
+        submission({ apiKey }, { contact: { email, name } }),
       );
       expect(answer.status).toBe(202);
       return answer.json.id as string;

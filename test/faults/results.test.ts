@@ -7,9 +7,9 @@ import { expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
 import { SHOP_ORIGIN } from '../helpers/owners.ts';
-import { callJson, runCommand, SOURCE_CLI, startServe } from '../helpers/process.ts';
+import { SOURCE_CLI, startServe } from '../helpers/process.ts';
 import { startReceiver } from '../helpers/receiver.ts';
-import { LEAD_CONFIG, submission } from '../helpers/results.ts';
+import { servedResultsOwner, submission } from '../helpers/results.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const ENV = {
@@ -17,8 +17,6 @@ const ENV = {
   CALC_RATE_WIDGET_PER_MINUTE: '0',
   CALC_RATE_WIDGET_PER_DAY: '0',
 };
-const EMAIL = 'owner@shop.example';
-const PASSWORD = 'correct horse battery';
 
 test('kill -9 right after 202s: each accepted result and its event survive; the restart delivers the events', async () => {
   using dir = tempDir();
@@ -34,32 +32,7 @@ test('kill -9 right after 202s: each accepted result and its event survive; the 
   });
   try {
     const first = await startServe(SOURCE_CLI, ['--data', data], ENV);
-    const signup = await callJson(first.url, 'POST', '/v1/auth/signup', { email: EMAIL, password: PASSWORD });
-    const token: string = signup.json.token;
-    const apiKey: string = signup.json.account.apiKey;
-    const plan = await runCommand(SOURCE_CLI, [
-      'admin',
-      'accounts',
-      'set-plan',
-      '--email',
-      EMAIL,
-      '--plan',
-      'base',
-      '--data',
-      data,
-    ]);
-    expect(plan.exitCode).toBe(0);
-    expect((await callJson(first.url, 'POST', '/v1/domains', { domain: SHOP_ORIGIN }, token)).status).toBe(201);
-    const config = await callJson(
-      first.url,
-      'PUT',
-      '/v1/widget-config/bmi',
-      { config: { results: LEAD_CONFIG } },
-      token,
-    );
-    expect(config.status).toBe(200);
-    const endpoint = await callJson(first.url, 'PUT', '/v1/account/results-endpoint', { url: receiver.url() }, token);
-    expect(endpoint.status).toBe(201);
+    const { apiKey } = await servedResultsOwner(first.url, data, receiver.url());
 
     // Many submissions at once; the server dies as soon as 40 of them are answered 202.
     const accepted: string[] = [];

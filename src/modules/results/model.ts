@@ -2,6 +2,7 @@ import { t } from 'elysia';
 import { CALC_ID_PATTERN } from '../../calculators/id.ts';
 import { EXAMPLE } from '../../http/model.ts';
 import { VALUE_SOURCES } from '../../definition/sources.ts';
+import { WidgetRequest } from '../widget/index.ts';
 
 const EXAMPLE_RESULT_ID = 'res_7Hq2mXw9LpA4vB1cZk3N';
 const EXAMPLE_CURSOR = 'MjAyNi0wMy0xNFQwOToyNjo1My40MTJafHJlc183SHEybVh3OUxwQTR2QjFjWmszTg';
@@ -10,13 +11,8 @@ const EXAMPLE_CURSOR = 'MjAyNi0wMy0xNFQwOToyNjo1My40MTJafHJlc183SHEybVh3OUxwQTR2
 const MAX_INPUT_KEYS = 100;
 
 export const SubmitRequest = t.Object({
-  apiKey: t.String({ maxLength: 200, description: "The account's public key (pk_…)", examples: [EXAMPLE.apiKey] }),
-  domain: t.String({
-    maxLength: 300,
-    description: "The embedding page's origin (location.origin)",
-    examples: [EXAMPLE.origin],
-  }),
-  calcId: t.String({ maxLength: 64, description: 'Calculator id, e.g. bmi', examples: [EXAMPLE.calcId] }),
+  // The fields every widget route takes (apiKey, domain, calcId, context), then a result's.
+  ...WidgetRequest.properties,
   inputs: t.Optional(
     t.Record(t.String({ maxLength: 40 }), t.Unknown(), {
       maxProperties: MAX_INPUT_KEYS,
@@ -46,12 +42,6 @@ export const SubmitRequest = t.Object({
   consent: t.Optional(
     t.Boolean({
       description: 'true: the visitor ticked the consent checkbox (required when the config has a consent text)',
-    }),
-  ),
-  context: t.Optional(
-    t.String({
-      description: 'Visitor context token (data-context), as on load: when valid, the result names the visitor',
-      examples: [EXAMPLE.context],
     }),
   ),
   page: t.Optional(

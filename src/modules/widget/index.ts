@@ -18,7 +18,7 @@ import { createEarlyRefusals } from './early-refusals.ts';
 import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
-export { LoadAnswer } from './model.ts';
+export { LoadAnswer, WidgetRequest } from './model.ts';
 export { authoriseWidget, type WidgetDeps } from './service.ts';
 
 /**
