@@ -27,6 +27,7 @@ const MODULES = [
   'formula',
   'delivery',
   'results',
+  'funnel',
 ] as const;
 
 const wanted = process.argv.slice(2);

@@ -94,6 +94,7 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
       usage,
       quotas: config.quotas,
       now: () => new Date(),
+      limit: null,
       prefill: () => ({}),
       logger,
     };

@@ -28,6 +28,7 @@ const TABLES: readonly [SQLiteTable, PgTable][] = [
   [lite.resultsConfigs, pg.resultsConfigs],
   [lite.results, pg.results],
   [lite.resultsMonthly, pg.resultsMonthly],
+  [lite.funnelDaily, pg.funnelDaily],
 ];
 
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters. */

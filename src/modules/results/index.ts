@@ -18,6 +18,7 @@ import {
 } from './model.ts';
 import { deleteResult, listResults, readResult } from './service.ts';
 import { type SubmitDeps, submitResult } from './submit.ts';
+import { widgetClient } from '../widget/index.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export type { ResultDeleted, ResultEnvelope, ResultList } from './model.ts';
@@ -28,8 +29,8 @@ const bearer = [{ bearer: [] }];
 export function resultsSubmitModule(deps: SubmitDeps) {
   return new Elysia({ tags: ['widget'] }).post(
     '/v1/widget/submit',
-    async ({ body, headers, set }) => {
-      const answer = await submitResult(deps, body, headers.origin ?? null);
+    async ({ body, headers, set, request }) => {
+      const answer = await submitResult(deps, body, headers.origin ?? null, widgetClient(deps, request));
       set.status = 202;
       return answer;
     },

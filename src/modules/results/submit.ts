@@ -53,8 +53,9 @@ export async function submitResult(
   deps: SubmitDeps,
   body: Submission,
   originHeader: string | null,
+  client: string,
 ): Promise<{ id: string }> {
-  const { account, origin, now } = await authoriseWidget(deps, body, originHeader);
+  const { account, origin, now } = await authoriseWidget(deps, body, originHeader, client);
   const { calcId } = body;
   const config = (await deps.configs.get(account, calcId))?.config;
   if (!config?.enabled || !hasResults(account.plan))
