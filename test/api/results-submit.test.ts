@@ -290,6 +290,46 @@ describe('the monthly allowance', () => {
   });
 });
 
+describe('the funnel', () => {
+  test('each 202 that stored a result counts one submit; refusals and the honeypot count none', async () => {
+    const clock = manualClock(Date.parse('2026-03-14T09:00:00.000Z'));
+    using app = testApp({ flags: { ...NO_RATE, 'submissions-base': 2 }, now: clock.now });
+    const owner = await resultsOwner(app, { calcIds: ['bmi', 'tip'] });
+    const funnel = async () =>
+      (await app.request('GET', '/v1/usage/funnel?from=2026-03-14&to=2026-03-14', { token: owner.token })).json;
+    const refusals: [Record<string, unknown>, Record<string, string>, number][] = [
+      [{ consent: undefined }, { origin: SHOP_ORIGIN }, 400],
+      [{ calcId: 'mortgage' }, { origin: SHOP_ORIGIN }, 403],
+      [{}, { origin: 'https://evil.example' }, 403],
+      [{ hp: 'https://spam.example' }, { origin: SHOP_ORIGIN }, 202],
+    ];
+    for (const [change, headers, status] of refusals)
+      expect((await submit(app, submission(owner, change), headers)).status).toBe(status);
+    expect((await funnel()).total.submits).toBe(0);
+
+    expect((await submit(app, submission(owner))).status).toBe(202);
+    expect((await funnel()).total.submits).toBe(1);
+    // Counted for its calculator and the page's origin, like the steps the widget reports.
+    expect(
+      (await submit(app, submission(owner, { calcId: 'tip', inputs: { bill: 50, tipPercent: 15, people: 2 } }))).status,
+    ).toBe(202);
+    const counted = await funnel();
+    expect(counted.total.submits).toBe(2);
+    expect(counted.calculators.map((c: { calcId: string; submits: number }) => [c.calcId, c.submits])).toEqual([
+      ['bmi', 1],
+      ['tip', 1],
+    ]);
+    // Past the month's allowance: 429, nothing counted; flushed counts stay.
+    expect((await submit(app, submission(owner))).status).toBe(429);
+    await app.flush();
+    const usage = (await app.request('GET', '/v1/usage?from=2026-03-14&to=2026-03-14', { token: owner.token })).json;
+    expect(usage.funnel).toEqual([
+      { date: '2026-03-14', calcId: 'bmi', domain: SHOP_ORIGIN, views: 0, starts: 0, completes: 0, submits: 1 },
+      { date: '2026-03-14', calcId: 'tip', domain: SHOP_ORIGIN, views: 0, starts: 0, completes: 0, submits: 1 },
+    ]);
+  });
+});
+
 describe('the result.submitted event', () => {
   test('queued with the result and delivered signed: verified with standardwebhooks, data = the stored result', async () => {
     const clock = manualClock(Date.now());

@@ -14,7 +14,7 @@ import type { ResultsConfig } from '../../results/config.ts';
 import type { ResultsConfigCache } from '../../results/config-cache.ts';
 import { newResultId } from '../../secrets.ts';
 import { verifyContext } from '../../security/visitor-context.ts';
-import { periodOf } from '../../usage/counter.ts';
+import { dayOf, periodOf } from '../../usage/counter.ts';
 import { authoriseWidget, type WidgetDeps } from '../widget/index.ts';
 import type { SubmitRequest } from './model.ts';
 import { resultJson } from './service.ts';
@@ -121,7 +121,8 @@ export async function submitResult(
       `This account has used its ${deps.allowances[account.plan]} submissions for this month.`,
     );
   if (outcome.eventQueued) deps.wake(account.id);
-  // The funnel's `submit` step is counted here: a submission the server accepted and stored.
+  // The funnel's `submit` step: only here, once the result is stored (never for the honeypot).
+  deps.usage.countFunnel(account.id, dayOf(now), calcId, origin, 'submit');
   return { id: row.id };
 }
 
