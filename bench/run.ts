@@ -26,6 +26,7 @@ const MODULES = [
   'postgres',
   'formula',
   'delivery',
+  'results',
   'funnel',
 ] as const;
 

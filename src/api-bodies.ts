@@ -28,6 +28,7 @@ import type {
   SavedEndpoint,
   TestAnswer as ResultsTestAnswer,
 } from './modules/results-endpoint/index.ts';
+import type { ResultDeleted, ResultEnvelope, ResultList } from './modules/results/index.ts';
 
 /**
  * `Body` with `Key` read as `T`: the schemas describe a calculator only as an object, its
@@ -65,3 +66,7 @@ export type DeliveryListBody = Static<typeof DeliveryList>;
 export type DeliveryJson = DeliveryListBody['deliveries'][number];
 export type TestEventBody = Static<typeof ResultsTestAnswer>;
 export type QueuedEventBody = Static<typeof QueuedEvent>;
+export type ResultListBody = Static<typeof ResultList>;
+export type ResultJson = ResultListBody['results'][number];
+export type ResultBody = Static<typeof ResultEnvelope>;
+export type ResultDeletedBody = Static<typeof ResultDeleted>;

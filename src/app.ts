@@ -36,6 +36,9 @@ import { createDeliveryWorker } from './delivery/worker.ts';
 import { createInFlightLimiter } from './webhook/in-flight.ts';
 import { createPullRate } from './webhook/pull-rate.ts';
 import { systemResolver, type Resolver } from './webhook/url-check.ts';
+import { resultsModule, resultsSubmitModule } from './modules/results/index.ts';
+import { createResultsConfigCache } from './results/config-cache.ts';
+import { createResultsRetention } from './results/retention.ts';
 import pkg from '../package.json' with { type: 'json' };
 
 export interface AppOptions {
@@ -148,19 +151,47 @@ export function createApp(options: AppOptions) {
   // version; the widget's routes are to resolve calcIds through it too.
   const resolveCalculator = createCalculatorResolver({ store: stores.customCalculators });
 
+  // Results configs in memory, current by the account row's version (src/results/config-cache.ts).
+  const resultsConfigs = createResultsConfigCache({ store: stores.resultsConfigs });
+  const resultsRetention = createResultsRetention({
+    store: stores.results,
+    days: config.resultsRetentionDays,
+    now,
+    logger,
+  });
+
   const rateDeps = { rates: config.rates, clientIp, now };
   const widgetLimit = widgetRateLimit(rateDeps);
   const signupLimit = signupRateLimit(rateDeps);
   const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now, limit: widgetLimit.limit };
   const groups = routeGroups();
   const native = nativeRoutes(
-    widgetRoutes({ ...widgetDeps, logger, prefill: loadPrefill({ ...webhook, usage, pullRate: createPullRate() }) }),
+    widgetRoutes({
+      ...widgetDeps,
+      logger,
+      prefill: loadPrefill({ ...webhook, usage, pullRate: createPullRate() }),
+      results: resultsConfigs.forLoad,
+    }),
     groups.widget,
     { logger, accessLog },
   );
 
   const mounted = [
-    { group: groups.widget, modules: [widgetModule(widgetDeps)] },
+    {
+      group: groups.widget,
+      modules: [
+        widgetModule(widgetDeps),
+        resultsSubmitModule({
+          ...widgetDeps,
+          results: stores.results,
+          configs: resultsConfigs,
+          resolve: resolveCalculator,
+          signingSecrets,
+          wake: delivery.wakeFor,
+          allowances: config.submissions,
+        }),
+      ],
+    },
     { group: groups.public, modules: [calculatorsModule(), widgetScriptModule()] },
     {
       group: groups.owner,
@@ -191,7 +222,14 @@ export function createApp(options: AppOptions) {
           clientIp,
         }),
         domainsModule({ domains, now, tokens, accounts }),
-        widgetConfigModule({ ...webhook, tokens, accounts, domains }),
+        widgetConfigModule({
+          ...webhook,
+          tokens,
+          accounts,
+          domains,
+          resultsConfigs: stores.resultsConfigs,
+          results: resultsConfigs,
+        }),
         usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }),
         accountCalculatorsModule({
           calculators: stores.customCalculators,
@@ -213,6 +251,7 @@ export function createApp(options: AppOptions) {
           accounts,
         }),
         limitsModule({ tokens, accounts }),
+        resultsModule({ results: stores.results, resolve: resolveCalculator, now, tokens, accounts }),
       ],
     },
     {
@@ -269,6 +308,8 @@ export function createApp(options: AppOptions) {
     accessLog,
     /** Prunes per-day usage past retention, at most hourly (the housekeeping timer). */
     retention,
+    /** Deletes results past their retention, at most hourly (the housekeeping timer). */
+    resultsRetention,
     /** The widget routes' per-client limiter (its memory bound is tested). */
     widgetLimiter: widgetLimit.limiter,
     /** The results delivery loop: started and stopped with the server. */

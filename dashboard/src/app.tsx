@@ -35,6 +35,7 @@ const loadCalculator = () => import('./pages/calculator.tsx').then((module) => m
 const loadCalculators = () => import('./builder/builder.tsx').then((module) => module.Calculators);
 const loadBuilder = () => import('./builder/builder.tsx').then((module) => module.Builder);
 const loadResultsEndpoint = () => import('./pages/results-endpoint.tsx').then((module) => module.ResultsEndpoint);
+const loadResults = () => import('./pages/results.tsx').then((module) => module.Results);
 
 function Page(props: { route: Route }) {
   const { route } = props;
@@ -55,6 +56,8 @@ function Page(props: { route: Route }) {
       return <Account />;
     case 'results-endpoint':
       return <Lazy load={loadResultsEndpoint} props={{}} />;
+    case 'results':
+      return <Lazy load={loadResults} props={{}} />;
     default:
       return (
         <>
@@ -74,7 +77,7 @@ function section(route: Route): string {
     case 'builder':
       return `${BASE}/calculators`;
     case 'results-endpoint':
-      return `${BASE}/account`;
+      return `${BASE}/results`;
     case 'not-found':
       return '';
     default:

@@ -13,6 +13,7 @@ export type Route =
   | { page: 'usage' }
   | { page: 'account' }
   | { page: 'results-endpoint' }
+  | { page: 'results' }
   | { page: 'not-found' };
 
 export const path = signal(location.pathname);
@@ -64,6 +65,7 @@ export function routeOf(pathname: string): Route {
   if (rest === '/usage') return { page: 'usage' };
   if (rest === '/account') return { page: 'account' };
   if (rest === RESULTS_ENDPOINT_PATH) return { page: 'results-endpoint' };
+  if (rest === '/results') return { page: 'results' };
   const calcId = rest.startsWith(CALCULATOR_PREFIX) ? rest.slice(CALCULATOR_PREFIX.length) : '';
   if (CALC_ID.test(calcId)) return { page: 'calculator', calcId };
   const edited = calcId.endsWith(EDIT_SUFFIX) ? calcId.slice(0, -EDIT_SUFFIX.length) : '';

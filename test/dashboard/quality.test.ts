@@ -65,6 +65,7 @@ const PAGES: { path: string; title: string }[] = [
   { path: '/dashboard/results/endpoint', title: 'Results endpoint' },
   { path: '/dashboard/calculators/roof-quote', title: 'Roof quote' },
   { path: '/dashboard/calculators/roof-quote/edit', title: 'Edit Roof quote' },
+  { path: '/dashboard/results', title: 'Results' },
 ];
 
 for (const width of [1280, 375]) {

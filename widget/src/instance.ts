@@ -5,14 +5,22 @@
  * load answer, and without its file when the file fails. Any other id (an owner's
  * calculator) renders from the load answer, with a loading note meanwhile. Either waits for
  * its language pack when the locale needs one. Then the answer's pre-fill applies (never
- * over a touched field); on any failure, a quiet "unavailable" note replaces everything.
+ * over a touched field), and the offer to send the result (a chunk of its own) when the
+ * owner asks for it; on any failure, a quiet "unavailable" note replaces everything.
  */
 import { textIn } from '../../src/definition/text.ts';
 import type { Definition, Text } from '../../src/definition/types.ts';
 import { templateUrl } from './catalogue.ts';
 import { emit } from './events.ts';
 import { createFormatter, type Say } from './format.ts';
-import { applyPrefill, createFormModel, currentValues, valueSources, type FormModel } from './form-model.ts';
+import {
+  applyPrefill,
+  computeResult,
+  createFormModel,
+  currentValues,
+  valueSources,
+  type FormModel,
+} from './form-model.ts';
 import { createFunnel } from './funnel.ts';
 import { fetchPack, packInMemory, textLanguage, translator, type Pack } from './i18n.ts';
 import { recompute, wireInput } from './interaction.ts';
@@ -21,7 +29,9 @@ import { createView, noteRoot, type Look, type View } from './render.ts';
 import { fetchFile, fileInMemory } from './static-file.ts';
 import { adoptStyles } from './styles.ts';
 import { pageTheme } from './theme.ts';
-import { isRecord, loadCalculator, type LoadOutcome } from './transport.ts';
+import { loadResultsChunk } from './chunks.ts';
+import type { Sent } from './results.ts';
+import { isRecord, loadCalculator, submitResult, type LoadOutcome } from './transport.ts';
 
 export interface Instance {
   destroy(): void;
@@ -104,6 +114,34 @@ export function createInstance(
       }
       view.writeVisibility();
       if (changed.length > 0) recompute(host, model, view, options);
+      if (outcome.results) {
+        // Sent with what the load sent (key, calculator, domain, visitor context) and what is shown now.
+        const send = (sent: Sent) =>
+          submitResult(
+            apiOrigin,
+            {
+              apiKey,
+              calcId,
+              domain: location.origin,
+              context,
+              inputs: currentValues(model),
+              units: model.system,
+              locale: look.language,
+              page: location.href,
+              sources: valueSources(model),
+              ...sent,
+            },
+            signal,
+          );
+        const complete = () => computeResult(model) !== null;
+        const config = outcome.results;
+        void loadResultsChunk(apiOrigin).then((chunk) => {
+          if (signal.aborted) return;
+          if (!chunk) return console.warn(`[calc] calculator "${options.calcId}": results form unavailable`);
+          adoptStyles(shadow, options.nonce, chunk.css);
+          view.root.append(chunk.resultsForm(doc, host, look, config, complete, send, signal));
+        });
+      }
       emit(host, 'calc:ready', { calcId: options.calcId, sources: valueSources(model), values: currentValues(model) });
       funnel?.loaded();
     };

@@ -8,6 +8,7 @@ import type { AccountCalculatorBody, AccountOverviewBody, CalculatorBody } from 
 import { Preview } from './preview.tsx';
 import { SnippetBuilder, type SnippetOptions } from './snippet.tsx';
 import { WebhookForm } from './webhook-form.tsx';
+import { ResultsForm } from './results-form.tsx';
 
 export function Calculator(props: { calcId: string }) {
   const found = useApi<CalculatorBody>(`/v1/calculators/${props.calcId}`);
@@ -15,7 +16,7 @@ export function Calculator(props: { calcId: string }) {
   const own = useApi<AccountCalculatorBody>(found.error ? `/v1/account/calculators/${props.calcId}` : null);
   const overview = useApi<AccountOverviewBody>('/v1/account');
   const [options, setOptions] = useState<SnippetOptions>({ theme: 'light', units: '', locale: '', currency: '' });
-  // A saved or removed webhook changes what the preview pulls.
+  // A saved or removed webhook changes what the preview pulls; results settings, what it offers.
   const [round, setRound] = useState(0);
   const definition = found.data?.calculator.definition ?? own.data?.published ?? own.data?.draft;
   const failed = own.error;
@@ -49,6 +50,7 @@ export function Calculator(props: { calcId: string }) {
           />
           <Preview calcId={props.calcId} options={options} round={round} />
           <WebhookForm calcId={props.calcId} account={overview.data.account} onChanged={() => setRound((n) => n + 1)} />
+          <ResultsForm calcId={props.calcId} account={overview.data.account} onChanged={() => setRound((n) => n + 1)} />
         </div>
       )}
     </>

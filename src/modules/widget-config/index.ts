@@ -10,6 +10,7 @@ import { pullWebhook, type PullDeps } from './pull.ts';
 import { requireCalculator } from '../../require-calculator.ts';
 import { catalogueCalculator } from '../../calculators/index.ts';
 import { readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
+import type { ResultsConfigCache } from '../../results/config-cache.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export { loadPrefill } from './prefill.ts';
@@ -21,7 +22,8 @@ const bearer = [{ bearer: [] }];
 
 /** Owner routes for per-calculator widget config and the webhook's diagnostics. */
 export function widgetConfigModule(
-  deps: ConfigDeps & PullDeps & { tokens: TokenService; accounts: AccountsStore; domains: DomainsStore },
+  deps: ConfigDeps &
+    PullDeps & { tokens: TokenService; accounts: AccountsStore; domains: DomainsStore; results: ResultsConfigCache },
 ) {
   return new Elysia()
     .use(ownerAuth(deps))
@@ -35,7 +37,7 @@ export function widgetConfigModule(
     })
     .put(
       '/v1/widget-config/:calcId',
-      ({ account, params, body }) => saveConfig(deps, account, params.calcId, body.config.webhook),
+      ({ account, params, body }) => saveConfig(deps, account, params.calcId, body.config),
       {
         params: CalcIdParam,
         body: ConfigRequest,
@@ -47,7 +49,11 @@ export function widgetConfigModule(
           404: ErrorResponse,
           422: ErrorResponse,
         },
-        detail: { summary: 'Save or remove the webhook (Extra plan); {config: {}} removes it', security: bearer },
+        detail: {
+          summary:
+            'Save or remove the webhook (Extra plan; {config: {}} removes it) and the results config (Base and Extra)',
+          security: bearer,
+        },
       },
     )
     .post(
@@ -73,7 +79,10 @@ export function widgetConfigModule(
       async ({ account, body }) => {
         const calculator = requireCalculator(body.calcId);
         const { values } = await pullWebhook(deps, account, calculator, await testVisit(deps, account.id, undefined));
-        return { calcId: calculator.definition.id, calculator: catalogueCalculator(calculator), values };
+        const answer = { calcId: calculator.definition.id, calculator: catalogueCalculator(calculator), values };
+        // As the page's load shows it: `results` only when the widget offers sending the result.
+        const results = await deps.results.forLoad(account, calculator.definition.id);
+        return results === undefined ? answer : { ...answer, results: JSON.parse(results.json) };
       },
       {
         body: PreviewRequest,

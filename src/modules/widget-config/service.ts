@@ -13,6 +13,8 @@ import { type HeaderCipher, rowId } from '../../security/header-cipher.ts';
 import type { ConfigAnswer, ConfigRequest } from './model.ts';
 import type { PullVisit } from './pull.ts';
 import type { StatusLog } from './status-log.ts';
+import type { ResultsConfigStore } from '../../db/results-config-store.ts';
+import { checkResults, savedResults } from './results.ts';
 
 export interface ConfigDeps {
   configs: WidgetConfigStore;
@@ -21,13 +23,21 @@ export interface ConfigDeps {
   resolve: Resolver;
   policy: AddressPolicy;
   now: () => Date;
+  resultsConfigs: ResultsConfigStore;
 }
 
 type ConfigJson = Static<typeof ConfigAnswer>;
 type WebhookInput = NonNullable<Static<typeof ConfigRequest>['config']['webhook']>;
 
-/** The config as owners see it: header names with every value redacted. */
+/** The config as owners see it: header names with every value redacted; the results config, when saved. */
 export async function readConfig(deps: ConfigDeps, accountId: string, calcId: string): Promise<ConfigJson> {
+  const answer = await readWebhookConfig(deps, accountId, calcId);
+  const results = await savedResults(deps, accountId, calcId);
+  if (results !== undefined) answer.config.results = results;
+  return answer;
+}
+
+async function readWebhookConfig(deps: ConfigDeps, accountId: string, calcId: string): Promise<ConfigJson> {
   requireCalculator(calcId);
   const row = await deps.configs.find(accountId, calcId);
   // An outcome belongs to a webhook: with none configured there is nothing to report.
@@ -42,17 +52,49 @@ export async function readConfig(deps: ConfigDeps, accountId: string, calcId: st
 }
 
 /**
- * Saves or removes the webhook, in the documented order (docs/api.md, "Order of checks"): calculator (404) → plan (403)
- * → headers (400) → URL (422). Nothing is written unless every check passed.
+ * Saves a PUT's config: its results config (when named) and its webhook (unless the PUT
+ * names results alone), checks first, in the documented order (docs/api.md, "Order of
+ * checks"): calculator (404) → plan (403) → results (400) → headers (400) → URL (422).
  */
 export async function saveConfig(
   deps: ConfigDeps,
   account: AccountRow,
   calcId: string,
-  webhook: WebhookInput | null | undefined,
+  config: Static<typeof ConfigRequest>['config'],
 ): Promise<ConfigJson> {
   requireCalculator(calcId);
+  const resultsOnly = config.results !== undefined && config.webhook === undefined;
+  if (!resultsOnly && config.webhook) checkWebhookPlan(account);
+  const results = checkResults(account, config.results);
+  const saveResults = () =>
+    results === undefined
+      ? Promise.resolve()
+      : deps.resultsConfigs.save(account.id, calcId, results, deps.now().toISOString());
+  if (resultsOnly) {
+    await saveResults();
+    return readConfig(deps, account.id, calcId);
+  }
+  await saveWebhook(deps, account, calcId, config.webhook, saveResults);
+  return readConfig(deps, account.id, calcId);
+}
+
+function checkWebhookPlan(account: AccountRow): void {
+  if (!hasWebhooks(account.plan)) throw new AppError('plan_required', webhookPlanRequired(account));
+}
+
+/**
+ * Saves or removes the webhook: headers (400) → URL (422); `beforeWrite` (the results
+ * config's save) runs once every check passed. Nothing is written unless every check passed.
+ */
+async function saveWebhook(
+  deps: ConfigDeps,
+  account: AccountRow,
+  calcId: string,
+  webhook: WebhookInput | null | undefined,
+  beforeWrite: () => Promise<void>,
+): Promise<void> {
   if (webhook === null || webhook === undefined) {
+    await beforeWrite();
     await deps.configs.saveWebhook({
       accountId: account.id,
       calcId,
@@ -61,15 +103,13 @@ export async function saveConfig(
       updatedAt: deps.now().toISOString(),
     });
     deps.statusLog.clear(account.id, calcId);
-    return readConfig(deps, account.id, calcId);
-  }
-  if (!hasWebhooks(account.plan)) {
-    throw new AppError('plan_required', webhookPlanRequired(account));
+    return;
   }
   const headers = await resolveRedacted(deps, account.id, calcId, webhook);
   const checked = validateWebhookHeaders(headers);
   if (!checked.ok) throw invalidRequest(`config.webhook.headers: ${checked.reason}.`);
   await checkUrl(deps, webhook.url);
+  await beforeWrite();
   const names = Object.keys(checked.headers);
   await deps.configs.saveWebhook({
     accountId: account.id,
@@ -79,7 +119,6 @@ export async function saveConfig(
     updatedAt: deps.now().toISOString(),
   });
   deps.statusLog.clear(account.id, calcId);
-  return readConfig(deps, account.id, calcId);
 }
 
 /**

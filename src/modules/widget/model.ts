@@ -2,6 +2,8 @@ import { t } from 'elysia';
 import { catalogueCalculator } from '../../calculators/index.ts';
 import { bmi } from '../../calculators/templates/bmi.ts';
 import { EXAMPLE } from '../../http/model.ts';
+import { Text } from '../../definition/schema.ts';
+import { CONTACT_MODES } from '../../results/config.ts';
 import { WIDGET_EVENTS } from '../../usage/funnel.ts';
 
 export const WidgetRequest = t.Object({
@@ -36,6 +38,20 @@ export const LoadAnswer = t.Object({
       'Pre-filled input values from the webhook, by input key: numbers, option values of selects, booleans of toggles; {} when none',
     examples: [EXAMPLE.values],
   }),
+  results: t.Optional(
+    t.Object(
+      {
+        button: t.Optional(Text),
+        contact: t.Object({ email: t.UnionEnum(CONTACT_MODES), name: t.UnionEnum(CONTACT_MODES) }),
+        consentText: t.Optional(Text),
+      },
+      {
+        description:
+          "Present when the widget offers to send the result (the owner's results config, docs/results.md): the button's text (the widget's own when absent), the contact fields to ask for, and the consent checkbox's text (the visitor must tick it when present); texts in the definition's text format",
+        examples: [{ contact: { email: 'required', name: 'off' }, consentText: 'Shop Example may email me about it.' }],
+      },
+    ),
+  ),
 });
 
 /** What a page reports of a calculator's funnel (docs/api.md, "Funnel"). */
