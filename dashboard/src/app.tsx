@@ -34,8 +34,8 @@ const loadCalculator = () => import('./pages/calculator.tsx').then((module) => m
 // validator and the widget's renderer for the preview.
 const loadCalculators = () => import('./builder/builder.tsx').then((module) => module.Calculators);
 const loadBuilder = () => import('./builder/builder.tsx').then((module) => module.Builder);
-const loadResultsEndpoint = () => import('./pages/results-endpoint.tsx').then((module) => module.ResultsEndpoint);
-const loadResults = () => import('./pages/results.tsx').then((module) => module.Results);
+const loadResultsEndpoint = () => import('./pages/results-pages.ts').then((module) => module.ResultsEndpoint);
+const loadResults = () => import('./pages/results-pages.ts').then((module) => module.Results);
 
 function Page(props: { route: Route }) {
   const { route } = props;
