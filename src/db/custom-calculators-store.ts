@@ -1,6 +1,6 @@
 import { type AnyColumn, and, asc, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { customCalculators, customCalculatorVersions } from './sqlite/schema.ts';
+import { customCalculators, customCalculatorVersions, widgetConfigs } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
 type CustomCalculatorRow = typeof customCalculators.$inferSelect;
@@ -203,16 +203,35 @@ export function createCustomCalculatorsStore(db: Db) {
         .where(and(eq(v.accountId, accountId), eq(v.calculatorId, id), eq(v.version, version)))
         .get()?.definition,
 
-    /** Deletes the calculator with its versions (a foreign key cascades); false when there was none. */
+    /**
+     * Deletes the calculator with its versions (a foreign key cascades) and its widget
+     * config, in one transaction; false when there was none. Usage rows name the id and stay.
+     */
     delete: (accountId: string, id: string): Promise<boolean> =>
-      gate.write(
-        () =>
-          db
-            .delete(c)
-            .where(and(eq(c.accountId, accountId), eq(c.id, id)))
-            .returning({ id: c.id })
-            .all().length === 1,
+      gate.write(() =>
+        db.transaction((tx) => {
+          const deleted =
+            tx
+              .delete(c)
+              .where(and(eq(c.accountId, accountId), eq(c.id, id)))
+              .returning({ id: c.id })
+              .all().length === 1;
+          if (deleted)
+            tx.delete(widgetConfigs)
+              .where(and(eq(widgetConfigs.accountId, accountId), eq(widgetConfigs.calcId, id)))
+              .run();
+          return deleted;
+        }),
       ),
+
+    /** The ids of the account's calculators, published or not (what refused widget calls are counted under). */
+    ids: async (accountId: string): Promise<string[]> =>
+      db
+        .select({ id: c.id })
+        .from(c)
+        .where(eq(c.accountId, accountId))
+        .all()
+        .map((row) => row.id),
 
     /**
      * The published version of a calculator, with its JSON unless it is `known`; undefined

@@ -1,7 +1,8 @@
 /**
  * Owners' calculators in both dialects: the store's drafts, publishes, kept versions and
- * cascades; the resolver the widget routes are to call, over two store instances sharing
- * one database (two servers), seeing a publish at once; the copy to PostgreSQL.
+ * cascades; the ids of an account's calculators; the resolver the widget routes
+ * call, over two store instances sharing one database (two servers), seeing a publish at
+ * once; the copy to PostgreSQL.
  */
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
@@ -160,6 +161,41 @@ for (const dialect of DIALECTS) {
         expect(await s.customCalculators.versions('a1', 'two')).toEqual([]);
         expect((await s.customCalculators.list('b22')).map((c) => c.id)).toEqual(['one', 'two']);
         expect(await s.customCalculators.versions('b22', 'two')).toHaveLength(1);
+      } finally {
+        await s.close();
+      }
+    }, 30_000);
+
+    test('ids: the account’s own, published or not; a delete takes the calculator’s widget config, no other', async () => {
+      const s = await freshStores(dialect, cluster);
+      try {
+        for (const id of ['a1', 'b22']) await s.accounts.insert(accountRow(id));
+        await s.customCalculators.create(newCalculator('a1', 'one'), 10);
+        await s.customCalculators.create(newCalculator('a1', 'two'), 10);
+        await s.customCalculators.create(newCalculator('b22', 'three'), 10);
+        await publish(s.customCalculators, 'a1', 'two', definition({ id: 'two' }));
+        expect((await s.customCalculators.ids('a1')).sort()).toEqual(['one', 'two']);
+        expect(await s.customCalculators.ids('b22')).toEqual(['three']);
+        expect(await s.customCalculators.ids('nobody')).toEqual([]);
+
+        const config = (accountId: string, calcId: string) => ({
+          accountId,
+          calcId,
+          webhookUrl: 'https://hooks.shop.example/prefill',
+          webhookHeaders: null,
+          updatedAt: 't',
+        });
+        await s.configs.saveWebhook(config('a1', 'one'));
+        await s.configs.saveWebhook(config('a1', 'bmi'));
+        await s.configs.saveWebhook(config('b22', 'one'));
+        expect(await s.customCalculators.delete('a1', 'one')).toBe(true);
+        expect(await s.configs.find('a1', 'one')).toBeUndefined();
+        expect(await s.configs.find('a1', 'bmi')).toMatchObject({ calcId: 'bmi' });
+        expect(await s.configs.find('b22', 'one')).toMatchObject({ calcId: 'one' });
+        // Nothing deleted, nothing taken along.
+        expect(await s.customCalculators.delete('b22', 'one')).toBe(false);
+        expect(await s.configs.find('b22', 'one')).toMatchObject({ calcId: 'one' });
+        expect(await s.customCalculators.ids('a1')).toEqual(['two']);
       } finally {
         await s.close();
       }
