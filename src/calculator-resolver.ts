@@ -1,8 +1,8 @@
 /**
  * Which calculator a calcId names for an account, ready to serve: a catalogue template,
  * or the account's own calculator as last published (docs/calculators.md, "Drafts and
- * versions"). The owner's evaluate route calls it, and the widget's routes (load,
- * verify, preview) are to: it answers as they need, without a promise on SQLite.
+ * versions"). The widget's routes (load, verify, preview), the owner's evaluate route and
+ * the widget config call it: it answers as they need, without a promise on SQLite.
  *
  * Custom calculators are cached in memory per account and id with the published version
  * they hold, parsed, compiled and serialised once. Every call still makes one point read

@@ -7,9 +7,8 @@ import type { TokenService } from '../../security/session-tokens.ts';
 import { LoadAnswer } from '../widget/index.ts';
 import { ConfigAnswer, ConfigRequest, PreviewRequest, TestAnswer, TestWebhookRequest } from './model.ts';
 import { pullWebhook, type PullDeps } from './pull.ts';
-import { requireCalculator } from '../../require-calculator.ts';
-import { catalogueCalculator } from '../../calculators/index.ts';
-import { readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
+import { requireAccountCalculator } from '../../require-calculator.ts';
+import { previewCalculator, readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export { loadPrefill } from './prefill.ts';
@@ -56,7 +55,7 @@ export function widgetConfigModule(
         const { outcome, httpStatus, durationMs, values, ignoredKeys } = await pullWebhook(
           deps,
           account,
-          requireCalculator(params.calcId),
+          await requireAccountCalculator(deps, account.id, params.calcId),
           await testVisit(deps, account.id, body?.visitor),
         );
         return { outcome, httpStatus, durationMs, values, ignoredKeys };
@@ -68,20 +67,13 @@ export function widgetConfigModule(
         detail: { summary: 'Run the guarded webhook fetch now and show what it would pre-fill', security: bearer },
       },
     )
-    .post(
-      '/v1/widget/preview',
-      async ({ account, body }) => {
-        const calculator = requireCalculator(body.calcId);
-        const { values } = await pullWebhook(deps, account, calculator, await testVisit(deps, account.id, undefined));
-        return { calcId: calculator.definition.id, calculator: catalogueCalculator(calculator), values };
+    .post('/v1/widget/preview', ({ account, body }) => previewCalculator(deps, account, body), {
+      body: PreviewRequest,
+      response: { 200: LoadAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
+      detail: {
+        summary:
+          "The load answer for the owner's own preview (or an own calculator's draft): same pull, not counted, no domain check",
+        security: bearer,
       },
-      {
-        body: PreviewRequest,
-        response: { 200: LoadAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
-        detail: {
-          summary: "The load answer for the owner's own preview: same pull, not counted, no domain check",
-          security: bearer,
-        },
-      },
-    );
+    });
 }

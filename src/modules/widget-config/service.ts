@@ -4,14 +4,21 @@ import type { DomainsStore } from '../../db/domains-store.ts';
 import { hasWebhooks, webhookPlanRequired } from '../../plans.ts';
 import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
-import { requireCalculator } from '../../require-calculator.ts';
+import { requireAccountCalculator } from '../../require-calculator.ts';
+import type { CalculatorResolver } from '../../calculator-resolver.ts';
+import type { CustomCalculatorsStore } from '../../db/custom-calculators-store.ts';
 import type { AddressPolicy } from '../../webhook/address-policy.ts';
 import { REDACTED, validateWebhookHeaders } from '../../webhook/headers.ts';
 import type { Resolver } from '../../webhook/url-check.ts';
 import { urlRefusal } from '../../webhook/save-check.ts';
 import { type HeaderCipher, rowId } from '../../security/header-cipher.ts';
 import type { ConfigAnswer, ConfigRequest } from './model.ts';
-import type { PullVisit } from './pull.ts';
+import { type PullDeps, type PullVisit, pullWebhook } from './pull.ts';
+import { getTemplate, type Template } from '../../calculators/index.ts';
+import { refusalMessage } from '../../definition/problems.ts';
+import type { Definition } from '../../definition/types.ts';
+import { validateDefinition } from '../../definition/validate.ts';
+import { loadedCalculator } from '../widget/index.ts';
 import type { StatusLog } from './status-log.ts';
 
 export interface ConfigDeps {
@@ -21,6 +28,10 @@ export interface ConfigDeps {
   resolve: Resolver;
   policy: AddressPolicy;
   now: () => Date;
+  /** Templates and the account's published calculators (cached per version). */
+  resolveCalculator: CalculatorResolver;
+  /** The account's own calculators, drafts included. */
+  calculators: Pick<CustomCalculatorsStore, 'find'>;
 }
 
 type ConfigJson = Static<typeof ConfigAnswer>;
@@ -28,7 +39,7 @@ type WebhookInput = NonNullable<Static<typeof ConfigRequest>['config']['webhook'
 
 /** The config as owners see it: header names with every value redacted. */
 export async function readConfig(deps: ConfigDeps, accountId: string, calcId: string): Promise<ConfigJson> {
-  requireCalculator(calcId);
+  await requireAccountCalculator(deps, accountId, calcId);
   const row = await deps.configs.find(accountId, calcId);
   // An outcome belongs to a webhook: with none configured there is nothing to report.
   if (!row?.webhookUrl) return { calcId, config: {}, webhookStatus: null };
@@ -51,7 +62,7 @@ export async function saveConfig(
   calcId: string,
   webhook: WebhookInput | null | undefined,
 ): Promise<ConfigJson> {
-  requireCalculator(calcId);
+  await requireAccountCalculator(deps, account.id, calcId);
   if (webhook === null || webhook === undefined) {
     await deps.configs.saveWebhook({
       accountId: account.id,
@@ -162,4 +173,40 @@ export async function testVisit(
 ): Promise<PullVisit> {
   const origin = (await deps.domains.list(accountId)).find((domain) => domain.status === 'active')?.origin ?? '';
   return visitor === undefined ? { origin } : { origin, visitor };
+}
+
+/**
+ * The owner's preview (`POST /v1/widget/preview`): the load answer this account's pages get
+ * for `calcId` (the same guarded pull, its outcome recorded), not counted and without a
+ * domain check. With `draft`, an own calculator's draft instead of its published version,
+ * pulled and merged through the draft's input keys: the builder's live preview. A template
+ * has no draft, so `draft` changes nothing for one (docs/calculators.md).
+ */
+export async function previewCalculator(
+  deps: ConfigDeps & PullDeps & { domains: DomainsStore },
+  account: AccountRow,
+  request: { calcId: string; draft?: boolean },
+) {
+  const { calcId } = request;
+  let definition: Definition;
+  let template: Template | undefined;
+  if (request.draft && !getTemplate(calcId)) {
+    const record = await deps.calculators.find(account.id, calcId);
+    if (!record) throw new AppError('calculator_not_found', `You have no calculator "${calcId}".`);
+    definition = JSON.parse(record.row.draft) as Definition;
+    // Valid when saved; one an older release saved and this one refuses says why, as a publish would.
+    const problems = validateDefinition(definition);
+    if (problems.length > 0) throw new AppError('invalid_definition', refusalMessage(problems), problems);
+  } else {
+    const served = await deps.resolveCalculator(account.id, calcId);
+    if (!served) {
+      const hint = (await deps.calculators.find(account.id, calcId))
+        ? ' It has no published version yet: publish it, or preview its draft with "draft": true.'
+        : '';
+      throw new AppError('calculator_not_found', `There is no calculator "${calcId}".${hint}`);
+    }
+    ({ definition, template } = served);
+  }
+  const { values } = await pullWebhook(deps, account, { definition }, await testVisit(deps, account.id, undefined));
+  return { calcId, calculator: loadedCalculator(definition, template), values };
 }

@@ -1,10 +1,10 @@
 import type { Static } from '@sinclair/typebox';
-import type { Template } from '../../calculators/index.ts';
+import type { CalculatorResolver, ResolvedCalculator } from '../../calculator-resolver.ts';
 import type { Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
-import { calculatorExists, requireCalculator } from '../../require-calculator.ts';
+import type { CalculatorIds } from '../../require-calculator.ts';
 import { dayOf, type LoadVerdict, type UsageCounter } from '../../usage/counter.ts';
 import { isCountedRefusal, type RefusalReason } from '../../usage/refusals.ts';
 import { matchingOrigins, normaliseOrigin } from '../../domains/origin.ts';
@@ -18,6 +18,10 @@ export interface WidgetDeps {
   usage: UsageCounter;
   quotas: Readonly<Record<Plan, number>>;
   now: () => Date;
+  /** A calcId as the account's pages may load it: a template or the account's published calculator. */
+  resolveCalculator: CalculatorResolver;
+  /** Which ids refusals are counted under. */
+  calculatorIds: Pick<CalculatorIds, 'exists'>;
 }
 
 /** What a page sends to verify or load. */
@@ -52,7 +56,7 @@ export function checkOriginHeader(origin: string, originHeader: string | null): 
 /** What the checks of the widget routes establish about a request. */
 export interface AuthorisedWidget {
   account: AccountRow;
-  calculator: Template;
+  calculator: ResolvedCalculator;
   origin: string;
   /** When the call arrived: one clock reading for every step of it. */
   now: Date;
@@ -64,17 +68,28 @@ export interface AuthorisedWidget {
  * not be able to fill an owner's usage with made-up ones.
  */
 function countRefusal(
-  deps: Pick<WidgetDeps, 'usage'>,
+  deps: Pick<WidgetDeps, 'usage' | 'calculatorIds'>,
   accountId: string,
   calcId: string,
   now: Date,
   reason: RefusalReason,
 ) {
-  if (calculatorExists(accountId, calcId)) deps.usage.countRefused(accountId, dayOf(now), calcId, reason);
+  const exists = deps.calculatorIds.exists(accountId, calcId);
+  if (exists === true) deps.usage.countRefused(accountId, dayOf(now), calcId, reason);
+  else if (exists instanceof Promise)
+    void exists.then((yes) => {
+      if (yes) deps.usage.countRefused(accountId, dayOf(now), calcId, reason);
+    });
 }
 
 /** Counts `error` as a refusal when it is one usage counts; answers it, to throw. */
-function refused(deps: Pick<WidgetDeps, 'usage'>, accountId: string, calcId: string, now: Date, error: AppError) {
+function refused(
+  deps: Pick<WidgetDeps, 'usage' | 'calculatorIds'>,
+  accountId: string,
+  calcId: string,
+  now: Date,
+  error: AppError,
+) {
   if (isCountedRefusal(error.code)) countRefusal(deps, accountId, calcId, now, error.code);
   return error;
 }
@@ -84,7 +99,7 @@ function refused(deps: Pick<WidgetDeps, 'usage'>, accountId: string, calcId: str
  * usage of the key's owner. The lookup is the caller's, off the answer's path.
  */
 export function countEarlyRefusal(
-  deps: Pick<WidgetDeps, 'usage' | 'now'>,
+  deps: Pick<WidgetDeps, 'usage' | 'now' | 'calculatorIds'>,
   accountId: string,
   calcId: string,
   reason: RefusalReason,
@@ -96,6 +111,7 @@ export function countEarlyRefusal(
  * The checks both widget routes share, in the documented order (docs/api.md, "Order of checks"): key → Origin header →
  * registered domain → calculator. (The body's shape was checked by the route schema.) Answers without a promise
  * when the store does (SQLite): every embedding page passes here, and each promise is a tick and an allocation.
+ * A catalogue id costs no read; an owner's calculator one point read (its published version, cached per version).
  */
 export function authoriseWidget(
   deps: WidgetDeps,
@@ -109,18 +125,47 @@ export function authoriseWidget(
   // they are still judged in order.
   const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin), pendingCutoff(now));
   return found instanceof Promise
-    ? found.then((lookup) => judge(deps, lookup, request, origin, originHeader, now))
-    : judge(deps, found, request, origin, originHeader, now);
+    ? found.then((lookup) =>
+        withCalculator(deps, judge(deps, lookup, request, origin, originHeader, now), request, origin, now),
+      )
+    : withCalculator(deps, judge(deps, found, request, origin, originHeader, now), request, origin, now);
 }
 
+/** The calculator check, last before the quota: the account's pages may show it, or 404. */
+function withCalculator(
+  deps: Pick<WidgetDeps, 'resolveCalculator'>,
+  account: AccountRow,
+  request: WidgetCall,
+  origin: string,
+  now: Date,
+): AuthorisedWidget | Promise<AuthorisedWidget> {
+  const resolved = deps.resolveCalculator(account.id, request.calcId);
+  return resolved instanceof Promise
+    ? resolved.then((calculator) => authorised(account, calculator, request.calcId, origin, now))
+    : authorised(account, resolved, request.calcId, origin, now);
+}
+
+function authorised(
+  account: AccountRow,
+  calculator: ResolvedCalculator | undefined,
+  calcId: string,
+  origin: string,
+  now: Date,
+): AuthorisedWidget {
+  // Not found alike: an unknown id, another account's, a draft never published, a deleted one.
+  if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${calcId}".`);
+  return { account, calculator, origin, now };
+}
+
+/** The key, Origin header and domain checks on the account lookup's answer: the key's account. */
 function judge(
-  deps: Pick<WidgetDeps, 'usage'>,
+  deps: Pick<WidgetDeps, 'usage' | 'calculatorIds'>,
   found: WidgetLookup | undefined,
   request: WidgetCall,
   origin: string,
   originHeader: string | null,
   now: Date,
-): AuthorisedWidget {
+): AccountRow {
   if (!found) throw invalidApiKey();
   const { account, domainStatus: status } = found;
   try {
@@ -144,7 +189,7 @@ function judge(
       now,
       new AppError('domain_not_registered', `${origin} is not registered for this API key.`),
     );
-  return { account, calculator: requireCalculator(request.calcId), origin, now };
+  return account;
 }
 
 /**
@@ -184,7 +229,7 @@ export function useQuota(deps: WidgetDeps, widget: AuthorisedWidget, count: bool
   const limit = deps.quotas[account.plan];
   const day = dayOf(now);
   const verdict = count
-    ? deps.usage.tryCount(account.id, day, limit, calculator.definition.id, origin, account)
+    ? deps.usage.tryCount(account.id, day, limit, calculator.id, origin, account)
     : deps.usage.admits(account.id, day, limit, origin, account);
   if (typeof verdict !== 'string') return verdict.then((v) => refuseUnless(deps, widget, v, limit));
   refuseUnless(deps, widget, verdict, limit);
@@ -194,18 +239,15 @@ export function useQuota(deps: WidgetDeps, widget: AuthorisedWidget, count: bool
 function refuseUnless(deps: WidgetDeps, widget: AuthorisedWidget, verdict: LoadVerdict, limit: number): void {
   if (verdict === 'ok') return;
   const { account, calculator, origin, now } = widget;
-  throw refused(
-    deps,
-    account.id,
-    calculator.definition.id,
-    now,
-    verdict === 'quota_exceeded'
-      ? new AppError('quota_exceeded', `This account has used its ${limit} widget loads for this month.`)
-      : new AppError(
-          'cap_reached',
-          verdict === 'day_cap'
-            ? `The owner of this account allows ${account.loadsPerDay} widget loads a day; today's are used.`
-            : `The owner of this account allows ${account.loadsPerDayPerDomain} widget loads a day from ${origin}; today's are used.`,
-        ),
-  );
+  const reason = verdict === 'quota_exceeded' ? 'quota_exceeded' : 'cap_reached';
+  // The calculator was found for this account: counted without asking whether it exists.
+  deps.usage.countRefused(account.id, dayOf(now), calculator.id, reason);
+  throw verdict === 'quota_exceeded'
+    ? new AppError('quota_exceeded', `This account has used its ${limit} widget loads for this month.`)
+    : new AppError(
+        'cap_reached',
+        verdict === 'day_cap'
+          ? `The owner of this account allows ${account.loadsPerDay} widget loads a day; today's are used.`
+          : `The owner of this account allows ${account.loadsPerDayPerDomain} widget loads a day from ${origin}; today's are used.`,
+      );
 }

@@ -1,6 +1,6 @@
 /**
  * Owners' calculators in both dialects: the store's drafts, publishes, kept versions and
- * cascades; the ids of an account's calculators; the resolver the widget routes
+ * cascades; the ids refused widget calls are counted under; the resolver the widget routes
  * call, over two store instances sharing one database (two servers), seeing a publish at
  * once; the copy to PostgreSQL.
  */
@@ -19,6 +19,7 @@ import { openPostgres } from '../../../src/db/postgres/client.ts';
 import { copySqliteToPostgres } from '../../../src/db/postgres/copy-from-sqlite.ts';
 import { createPgCustomCalculatorsStore } from '../../../src/db/postgres/custom-calculators-store.ts';
 import { createPgAccountsStore } from '../../../src/db/postgres/stores.ts';
+import { createCalculatorIds } from '../../../src/require-calculator.ts';
 import { evaluate } from '../../../src/definition/evaluate.ts';
 import { EXAMPLE_DEFINITION } from '../../../src/definition/example.ts';
 import type { Definition } from '../../../src/definition/types.ts';
@@ -196,6 +197,62 @@ for (const dialect of DIALECTS) {
         expect(await s.customCalculators.delete('b22', 'one')).toBe(false);
         expect(await s.configs.find('b22', 'one')).toMatchObject({ calcId: 'one' });
         expect(await s.customCalculators.ids('a1')).toEqual(['two']);
+      } finally {
+        await s.close();
+      }
+    }, 30_000);
+
+    test('the ids refusals count under: one read per account and minute, none for templates or malformed ids', async () => {
+      const s = await freshStores(dialect, cluster);
+      try {
+        await s.accounts.insert(accountRow('a1'));
+        await s.customCalculators.create(newCalculator('a1', 'quote'), 10);
+        let reads = 0;
+        let clock = 0;
+        const ids = createCalculatorIds({
+          // The real store, its reads counted.
+          store: {
+            ids: (accountId) => {
+              reads += 1;
+              return s.customCalculators.ids(accountId);
+            },
+          },
+          now: () => clock,
+        });
+        expect(ids.exists('a1', 'bmi')).toBe(true);
+        expect(ids.exists('a1', 'not an id')).toBe(false);
+        expect(ids.exists('a1', '__proto__')).toBe(false);
+        expect(reads).toBe(0);
+        // The first read answers later; until it is in, callers share it.
+        const first = ids.exists('a1', 'quote');
+        expect(first).toBeInstanceOf(Promise);
+        const second = ids.exists('a1', 'made-up');
+        expect([await first, await second]).toEqual([true, false]);
+        // Then at once, for any id, made-up ones included, without reading again.
+        for (let i = 0; i < 100; i++) expect(ids.exists('a1', `made-up-${i}`)).toBe(false);
+        expect(ids.exists('a1', 'quote')).toBe(true);
+        expect(reads).toBe(1);
+
+        // Another server's creation is seen after a minute; this server's at once (forget).
+        await s.customCalculators.create(newCalculator('a1', 'later'), 10);
+        clock += 59_999;
+        expect(ids.exists('a1', 'later')).toBe(false);
+        clock += 1;
+        expect(await ids.exists('a1', 'later')).toBe(true);
+        expect(reads).toBe(2);
+        await s.customCalculators.delete('a1', 'later');
+        ids.forget('a1');
+        expect(await ids.exists('a1', 'later')).toBe(false);
+        expect(reads).toBe(3);
+
+        // A failed read counts nothing and is not remembered.
+        const failing = createCalculatorIds({
+          store: { ids: async () => Promise.reject(new Error('the database went away')) },
+          now: () => clock,
+        });
+        expect(await failing.exists('a1', 'quote')).toBe(false);
+        const recovered = createCalculatorIds({ store: s.customCalculators, now: () => clock });
+        expect(await recovered.exists('a1', 'quote')).toBe(true);
       } finally {
         await s.close();
       }
