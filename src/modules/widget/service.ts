@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { CalculatorResolver, ResolvedCalculator } from '../../calculator-resolver.ts';
+import { getTemplate } from '../../calculators/index.ts';
 import type { Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
@@ -121,9 +122,11 @@ export function authoriseWidget(
   const origin = pageOrigin(request.domain);
   if (!request.apiKey.startsWith('pk_')) throw invalidApiKey();
   const now = deps.now();
-  // One store call answers both the key and the domain checks (one query on PostgreSQL);
-  // they are still judged in order.
-  const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin), pendingCutoff(now));
+  // One store call answers the key and the domain checks (one query on PostgreSQL) and,
+  // for any id but a catalogue one, tells the resolver whether the calculator it holds is
+  // current (`calculatorToken`); they are still judged in order.
+  const calcId = getTemplate(request.calcId) ? undefined : request.calcId;
+  const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin), pendingCutoff(now), calcId);
   return found instanceof Promise
     ? found.then((lookup) =>
         withCalculator(deps, judge(deps, lookup, request, origin, originHeader, now), request, origin, now),
@@ -131,15 +134,18 @@ export function authoriseWidget(
     : withCalculator(deps, judge(deps, found, request, origin, originHeader, now), request, origin, now);
 }
 
-/** The calculator check, last before the quota: the account's pages may show it, or 404. */
+/**
+ * The calculator check, last before the quota: the account's pages may show it, or 404. A
+ * template, or the account's published calculator: when cached and current, no read of its own.
+ */
 function withCalculator(
   deps: Pick<WidgetDeps, 'resolveCalculator'>,
-  account: AccountRow,
+  { account, calculatorToken }: WidgetLookup,
   request: WidgetCall,
   origin: string,
   now: Date,
 ): AuthorisedWidget | Promise<AuthorisedWidget> {
-  const resolved = deps.resolveCalculator(account.id, request.calcId);
+  const resolved = deps.resolveCalculator(account.id, request.calcId, calculatorToken);
   return resolved instanceof Promise
     ? resolved.then((calculator) => authorised(account, calculator, request.calcId, origin, now))
     : authorised(account, resolved, request.calcId, origin, now);
@@ -157,7 +163,7 @@ function authorised(
   return { account, calculator, origin, now };
 }
 
-/** The key, Origin header and domain checks on the account lookup's answer: the key's account. */
+/** The key, Origin header and domain checks on the account lookup's answer. */
 function judge(
   deps: Pick<WidgetDeps, 'usage' | 'calculatorIds'>,
   found: WidgetLookup | undefined,
@@ -165,7 +171,7 @@ function judge(
   origin: string,
   originHeader: string | null,
   now: Date,
-): AccountRow {
+): WidgetLookup {
   if (!found) throw invalidApiKey();
   const { account, domainStatus: status } = found;
   try {
@@ -189,7 +195,7 @@ function judge(
       now,
       new AppError('domain_not_registered', `${origin} is not registered for this API key.`),
     );
-  return account;
+  return found;
 }
 
 /**

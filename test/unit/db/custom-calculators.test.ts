@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createCalculatorResolver, type ResolvedCalculator } from '../../../src/calculator-resolver.ts';
 import { templates } from '../../../src/calculators/templates/index.ts';
 import { openDatabase } from '../../../src/db/client.ts';
-import { createAccountsStore } from '../../../src/db/accounts-store.ts';
+import { createAccountsStore, type WidgetLookup } from '../../../src/db/accounts-store.ts';
 import {
   type CustomCalculatorsStore,
   createCustomCalculatorsStore,
@@ -49,6 +49,7 @@ async function twoServers(dialect: Dialect) {
     const [one, two] = [openDatabase(join(dir.path, 'data')), openDatabase(join(dir.path, 'data'))];
     return {
       accounts: createAccountsStore(one.db),
+      readerAccounts: createAccountsStore(two.db),
       stores: [createCustomCalculatorsStore(one.db), createCustomCalculatorsStore(two.db)] as const,
       close: async () => {
         one.close();
@@ -61,6 +62,7 @@ async function twoServers(dialect: Dialect) {
   const [one, two] = [await openPostgres(url), await openPostgres(url)];
   return {
     accounts: createPgAccountsStore(one.db, one.widget),
+    readerAccounts: createPgAccountsStore(two.db, two.widget),
     stores: [
       createPgCustomCalculatorsStore(one.db, one.widget),
       createPgCustomCalculatorsStore(two.db, two.widget),
@@ -305,6 +307,110 @@ for (const dialect of DIALECTS) {
         expect(await at('a1', 'quote')).toMatchObject({ version: 1, definition: other });
       } finally {
         await servers.close();
+      }
+    }, 30_000);
+
+    test('the widget lookup’s token: a calculator held under it needs no read; a publish anywhere changes it', async () => {
+      const servers = await twoServers(dialect);
+      try {
+        const [writer, reader] = servers.stores;
+        for (const id of ['a1', 'b22']) await servers.accounts.insert(accountRow(id));
+        const origins = ['https://shop.example'];
+        // A catalogue load's lookup is as it always was: no token.
+        expect(await servers.readerAccounts.widgetLookup('pk_a1', origins, 'x')).toEqual({
+          account: expect.objectContaining({ id: 'a1' }),
+          domainStatus: undefined,
+        });
+        let reads = 0;
+        const resolve = createCalculatorResolver({
+          store: {
+            published: (accountId, id, known) => {
+              reads += 1;
+              return reader.published(accountId, id, known);
+            },
+          },
+        });
+        /** A widget load on the reading server: its lookup, then the resolver with the lookup's token. */
+        const load = async (accountId = 'a1', calcId = 'quote') => {
+          const lookup = await servers.readerAccounts.widgetLookup(`pk_${accountId}`, origins, 'x', calcId);
+          expect(lookup?.account.id).toBe(accountId);
+          return resolve(accountId, calcId, lookup?.calculatorToken);
+        };
+
+        await writer.create(newCalculator('a1', 'quote'), 10);
+        expect(await load()).toBeUndefined(); // a draft is not served
+        const v1 = definition({ id: 'quote' });
+        await publish(writer, 'a1', 'quote', v1);
+        const first = (await load()) as ResolvedCalculator;
+        expect(first).toMatchObject({ id: 'quote', version: 1, definition: v1 });
+        // Held under the token: no read while nothing is committed, and no promise on SQLite.
+        const before = reads;
+        for (let i = 0; i < 3; i++) expect(await load()).toBe(first);
+        expect(reads).toBe(before);
+        const lookup = servers.readerAccounts.widgetLookup('pk_a1', origins, 'x', 'quote');
+        if (dialect === 'sqlite') expect(resolve('a1', 'quote', (lookup as WidgetLookup).calculatorToken)).toBe(first);
+
+        // Published on the other server: the next load reads and serves the new version.
+        const v2 = definition({ id: 'quote', title: 'Second' });
+        await publish(writer, 'a1', 'quote', v2);
+        expect(await load()).toMatchObject({ version: 2, definition: v2 });
+        expect(reads).toBeGreaterThan(before);
+        // Another account's id is not this one; deleted on the other server, gone at the next load.
+        expect(await load('b22')).toBeUndefined();
+        await writer.delete('a1', 'quote');
+        expect(await load()).toBeUndefined();
+      } finally {
+        await servers.close();
+      }
+    }, 30_000);
+
+    test('the token on one server: its own publish, delete and re-create are seen by its next load', async () => {
+      // One connection writes, looks up and reads, as one server does: the token must change
+      // with this connection's own commits, not only with other connections'.
+      const s = await freshStores(dialect, cluster);
+      try {
+        await s.accounts.insert(accountRow('a1'));
+        const store = s.customCalculators;
+        let reads = 0;
+        const resolve = createCalculatorResolver({
+          store: {
+            published: (accountId, id, known) => {
+              reads += 1;
+              return store.published(accountId, id, known);
+            },
+          },
+        });
+        const load = async () => {
+          const lookup = await s.accounts.widgetLookup('pk_a1', ['https://shop.example'], 'x', 'quote');
+          return resolve('a1', 'quote', lookup?.calculatorToken);
+        };
+
+        await store.create(newCalculator('a1', 'quote'), 10);
+        const v1 = definition({ id: 'quote' });
+        await publish(store, 'a1', 'quote', v1);
+        const first = (await load()) as ResolvedCalculator;
+        expect(first).toMatchObject({ version: 1, definition: v1 });
+        const held = reads;
+        expect(await load()).toBe(first);
+        expect(reads).toBe(held);
+
+        // A saved draft (a restore is one) leaves visitors on version 1.
+        const draft = definition({ id: 'quote', title: 'Draft' });
+        await store.saveDraft('a1', 'quote', { draft: JSON.stringify(draft), title: '"Draft"', updatedAt: 'u' });
+        expect(await load()).toMatchObject({ version: 1, definition: v1 });
+        // Published on this very connection: the next load serves it.
+        await publish(store, 'a1', 'quote', draft);
+        expect(await load()).toMatchObject({ version: 2, definition: draft });
+        // Deleted here: gone at the next load; re-created and published under the same id,
+        // version 1 again, but the new definition (another generation).
+        await store.delete('a1', 'quote');
+        expect(await load()).toBeUndefined();
+        const again = definition({ id: 'quote', title: 'Again' });
+        await store.create(newCalculator('a1', 'quote', again), 10);
+        await publish(store, 'a1', 'quote', again);
+        expect(await load()).toMatchObject({ version: 1, definition: again });
+      } finally {
+        await s.close();
       }
     }, 30_000);
 
