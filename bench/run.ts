@@ -26,6 +26,7 @@ const MODULES = [
   'postgres',
   'formula',
   'delivery',
+  'custom-load',
 ] as const;
 
 const wanted = process.argv.slice(2);
