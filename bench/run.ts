@@ -26,6 +26,7 @@ const MODULES = [
   'postgres',
   'formula',
   'delivery',
+  'funnel',
   'custom-load',
 ] as const;
 

@@ -99,6 +99,7 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
       usage,
       quotas: config.quotas,
       now: () => new Date(),
+      limit: null,
       prefill: () => ({}),
       logger,
       resolveCalculator: createCalculatorResolver({

@@ -17,7 +17,7 @@ import type { CalculatorEnvelope, CalculatorList } from './modules/calculators/i
 import type { DomainEnvelope, DomainList } from './modules/domains/index.ts';
 import type { LimitsEnvelope } from './modules/limits/index.ts';
 import type { SigningSecretAnswer } from './modules/signing-secret/index.ts';
-import type { UsageReport } from './modules/usage/index.ts';
+import type { FunnelReport, UsageReport } from './modules/usage/index.ts';
 import type { ConfigAnswer, TestAnswer } from './modules/widget-config/index.ts';
 import type { LoadAnswer, OwnLoadedCalculator } from './modules/widget/index.ts';
 import type {
@@ -55,6 +55,7 @@ export type WidgetConfigBody = Static<typeof ConfigAnswer>;
 export type TestWebhookBody = Static<typeof TestAnswer>;
 export type SigningSecretBody = Static<typeof SigningSecretAnswer>;
 export type UsageReportBody = Static<typeof UsageReport>;
+export type FunnelReportBody = Static<typeof FunnelReport>;
 export type AccountCalculatorListBody = Static<typeof AccountCalculatorList>;
 export type AccountCalculatorBody = Static<typeof AccountCalculatorAnswer>;
 export type CalculatorVersionsBody = Static<typeof CalculatorVersionList>;

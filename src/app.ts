@@ -11,6 +11,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { accountsModule } from './modules/accounts/index.ts';
 import { accountCalculatorsModule } from './modules/account-calculators/index.ts';
 import { createCalculatorResolver } from './calculator-resolver.ts';
+import { createPasswords } from './security/passwords.ts';
 import { createTokenService } from './security/session-tokens.ts';
 import { calculatorsModule } from './modules/calculators/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
@@ -74,7 +75,7 @@ export function createApp(options: AppOptions) {
       .catch((error: unknown) => logger.error('flush of usage counters failed; will retry', { error: String(error) }));
   const usage = createUsageCounter(usageStore, flushUsageNow, {
     // Only while the database stays unreachable long enough for the cap to fill up.
-    onDropped: ({ loads, calls, refused, skipped, cap }) =>
+    onDropped: ({ loads, calls, refused, skipped, funnel, cap }) =>
       logger.error(
         `usage counts waiting for the database reached ${cap} per-day rows: ${loads} loads and ${calls} webhook calls since the last flush attempt count towards their month but are missing from per-day usage`,
         {
@@ -82,13 +83,19 @@ export function createApp(options: AppOptions) {
           droppedCalls: calls,
           droppedRefusals: refused,
           droppedSkippedPulls: skipped,
+          droppedFunnelSteps: funnel,
           maxPendingDayRows: cap,
         },
       ),
   });
   const retention = createRetention({ store: usageStore, domains, now, logger });
   const tokens = createTokenService(options.jwtSecret, config.jwtLifetimeSeconds, now);
-  const limiter = loginLimiterOf(options.database, () => now().getTime());
+  // At most one argon2 run per core, with a bounded queue (docs/security.md).
+  const passwords = createPasswords();
+  const limiter = loginLimiterOf(options.database, () => now().getTime(), {
+    perAccount: config.rates.signInPerMinute,
+    perAddress: config.rates.signInAddressPerMinute,
+  });
   const accessLog = createAccessLog(logger);
   const publicUrl = () => config.publicUrl ?? options.fallbackPublicUrl?.() ?? `http://${config.host}:${config.port}`;
   const { configs } = stores;
@@ -157,8 +164,17 @@ export function createApp(options: AppOptions) {
   const rateDeps = { rates: config.rates, clientIp, now };
   const widgetLimit = widgetRateLimit(rateDeps);
   const signupLimit = signupRateLimit(rateDeps);
-  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now, resolveCalculator, calculatorIds };
-  const groups = routeGroups({ widget: widgetLimit.concern ? [widgetLimit.concern] : [] });
+  const widgetDeps = {
+    accounts,
+    domains,
+    usage,
+    quotas: config.quotas,
+    now,
+    limit: widgetLimit.limit,
+    resolveCalculator,
+    calculatorIds,
+  };
+  const groups = routeGroups();
   const native = nativeRoutes(
     widgetRoutes({ ...widgetDeps, logger, prefill: loadPrefill({ ...webhook, usage, pullRate: createPullRate() }) }),
     groups.widget,
@@ -176,6 +192,8 @@ export function createApp(options: AppOptions) {
           accounts,
           tokens,
           limiter,
+          passwords,
+          freshAuthSeconds: config.freshAuthSeconds,
           signupLimit,
           usage,
           usageStore,
@@ -184,7 +202,16 @@ export function createApp(options: AppOptions) {
           publicUrl,
           signingSecrets,
         }),
-        signingSecretModule({ signingSecrets, tokens, accounts }),
+        signingSecretModule({
+          signingSecrets,
+          tokens,
+          accounts,
+          limiter,
+          passwords,
+          freshAuthSeconds: config.freshAuthSeconds,
+          now,
+          clientIp,
+        }),
         domainsModule({ domains, now, tokens, accounts }),
         widgetConfigModule({
           ...webhook,

@@ -20,6 +20,8 @@ export interface ServerConfig {
   /** CALC_WEBHOOK_KEY (32 bytes, base64 or hex); otherwise generated into the data directory. */
   webhookKey: Uint8Array | null;
   jwtLifetimeSeconds: number;
+  /** A session token at most this old may read or rotate the signing secret without the password (docs/security.md). */
+  freshAuthSeconds: number;
   trustProxy: readonly string[];
   quotas: Readonly<Record<Plan, number>>;
   /** Calculators of their own an account may have, per plan (docs/calculators.md, "Plan limits"). */
@@ -63,6 +65,10 @@ export interface ServeFlags {
   'rate-widget-per-minute'?: number;
   'rate-widget-per-day'?: number;
   'rate-signup-per-hour'?: number;
+  'rate-clients-max'?: number;
+  'rate-signin-per-minute'?: number;
+  'rate-signin-address-per-minute'?: number;
+  'fresh-auth-seconds'?: number;
   demo?: boolean;
   'regenerate-secrets'?: boolean;
   'database-url'?: string;
@@ -78,9 +84,23 @@ export interface RateSettings {
   widgetPerDay: number;
   /** Sign-ups per client address. */
   signupPerHour: number;
+  /** Clients the widget limiter keeps counts for at most (its memory bound). */
+  clientsMax: number;
+  /** Successful sign-ins per minute per account, and per client address. */
+  signInPerMinute: number;
+  signInAddressPerMinute: number;
 }
 
-const DEFAULT_RATES: Readonly<RateSettings> = { widgetPerMinute: 120, widgetPerDay: 2_000, signupPerHour: 10 };
+const DEFAULT_RATES: Readonly<RateSettings> = {
+  widgetPerMinute: 120,
+  widgetPerDay: 2_000,
+  signupPerHour: 10,
+  clientsMax: 100_000,
+  signInPerMinute: 10,
+  signInAddressPerMinute: 30,
+};
+
+const DEFAULT_FRESH_AUTH_SECONDS = 300;
 
 export const WEBHOOK_MAX_IN_FLIGHT = 512;
 /** Bun's HTTP client runs at most this many requests at once unless the variable raises it. */
@@ -131,6 +151,12 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
     ),
     webhookKey: webhookKey(env.CALC_WEBHOOK_KEY),
     jwtLifetimeSeconds: integer('CALC_JWT_LIFETIME', env.CALC_JWT_LIFETIME ?? 7 * 24 * 3600, 60, 365 * 24 * 3600),
+    freshAuthSeconds: integer(
+      'fresh-auth-seconds',
+      flags['fresh-auth-seconds'] ?? env.CALC_FRESH_AUTH_SECONDS ?? DEFAULT_FRESH_AUTH_SECONDS,
+      0,
+      24 * 3600,
+    ),
     trustProxy: cidrList('trust-proxy', flags['trust-proxy'] ?? env.CALC_TRUST_PROXY),
     quotas: readQuotas(flags, env),
     calculatorLimits: readCalculatorLimits(flags, env),
@@ -187,12 +213,19 @@ function readCalculatorLimits(flags: ServeFlags, env: Env): Record<Plan, number>
 }
 
 function readRates(flags: ServeFlags, env: Env): RateSettings {
-  const read = (flag: keyof ServeFlags & `rate-${string}`, variable: string, fallback: number) =>
-    integer(flag, (flags[flag] as number | undefined) ?? env[variable] ?? fallback, 0);
+  const read = (flag: keyof ServeFlags & `rate-${string}`, variable: string, fallback: number, min = 0) =>
+    integer(flag, (flags[flag] as number | undefined) ?? env[variable] ?? fallback, min);
   return {
     widgetPerMinute: read('rate-widget-per-minute', 'CALC_RATE_WIDGET_PER_MINUTE', DEFAULT_RATES.widgetPerMinute),
     widgetPerDay: read('rate-widget-per-day', 'CALC_RATE_WIDGET_PER_DAY', DEFAULT_RATES.widgetPerDay),
     signupPerHour: read('rate-signup-per-hour', 'CALC_RATE_SIGNUP_PER_HOUR', DEFAULT_RATES.signupPerHour),
+    clientsMax: read('rate-clients-max', 'CALC_RATE_CLIENTS_MAX', DEFAULT_RATES.clientsMax, 1),
+    signInPerMinute: read('rate-signin-per-minute', 'CALC_RATE_SIGNIN_PER_MINUTE', DEFAULT_RATES.signInPerMinute),
+    signInAddressPerMinute: read(
+      'rate-signin-address-per-minute',
+      'CALC_RATE_SIGNIN_ADDRESS_PER_MINUTE',
+      DEFAULT_RATES.signInAddressPerMinute,
+    ),
   };
 }
 

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   signup_disabled: 403,
   plan_limit: 403,
   register_domain_disabled: 403,
+  password_required: 403,
   calculator_not_found: 404,
   domain_not_found: 404,
   not_found: 404,
@@ -33,6 +34,7 @@ export const ERROR_STATUS = {
   internal: 500,
   not_ready: 503,
   storage_full: 503,
+  busy: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

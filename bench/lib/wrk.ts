@@ -24,16 +24,22 @@ export interface WrkResult {
 
 /**
  * A wrk script that POSTs JSON with the Origin of a browser on ORIGIN (the Origin check
- * runs on every request): one body every time, or the given bodies in turn.
+ * runs on every request): one body every time, or the given bodies in turn. `contentType`:
+ * what a browser would send instead (`text/plain` for the widget's calls).
  */
-export function wrkScript(dir: string, name: string, body: string | string[]): string {
+export function wrkScript(
+  dir: string,
+  name: string,
+  body: string | string[],
+  contentType = 'application/json',
+): string {
   const file = join(dir, `${name}.lua`);
   const lines =
     typeof body === 'string'
       ? [
           'wrk.method = "POST"',
           `wrk.body = ${JSON.stringify(body)}`,
-          'wrk.headers["Content-Type"] = "application/json"',
+          `wrk.headers["Content-Type"] = ${JSON.stringify(contentType)}`,
           `wrk.headers["Origin"] = ${JSON.stringify(ORIGIN)}`,
         ]
       : [

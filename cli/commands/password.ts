@@ -11,14 +11,19 @@ export default class Password extends OwnerCommand {
   static override description =
     'Asks for the current and the new password (twice) on the terminal without showing them; in scripts pipe both in with --password-stdin, the current one on the first line and the new one on the second. ' +
     'The server answers with a new token, which is stored; every other token of the account stops working. ' +
+    'With --rotate-signing-secret the signing secret is replaced too and the current one stops at once (do that when a session or the password leaked). ' +
     'With --json, stdout holds the body of POST /v1/account/password.';
   static override examples = [
     '<%= config.bin %> password',
     'printf "%s\\n%s\\n" "$OLD_PASSWORD" "$NEW_PASSWORD" | <%= config.bin %> password --password-stdin',
+    '<%= config.bin %> password --rotate-signing-secret',
   ];
   static override flags = {
     'password-stdin': Flags.boolean({
       description: 'read the current password from the first line of standard input, the new one from the second',
+    }),
+    'rotate-signing-secret': Flags.boolean({
+      description: 'also replace the signing secret; the current one stops at once (your backend needs the new one)',
     }),
   };
 
@@ -26,11 +31,16 @@ export default class Password extends OwnerCommand {
     const { flags } = await this.parse(Password);
     const api = this.api(flags);
     const input = flags['password-stdin'] ? await fromStdin() : await fromTerminal();
-    const { body } = await api.post<NewTokenBody>('/v1/account/password', { body: input });
+    const request = flags['rotate-signing-secret'] ? { ...input, rotateSigningSecret: true } : input;
+    const { body } = await api.post<NewTokenBody>('/v1/account/password', { body: request });
     const login = readLogin();
     // Keep the new token where the old one was (CALC_TOKEN users store their own).
     if (login && login.apiUrl === api.baseUrl) writeLogin({ ...login, token: body.token, expiresAt: body.expiresAt });
     this.log('Password changed. Every other session of this account is signed out; this one goes on.');
+    if (flags['rotate-signing-secret'])
+      this.log(
+        'The signing secret was replaced and the previous one no longer works: put the new one (calc keys signing-secret) in your backend.',
+      );
     return body;
   }
 }

@@ -93,6 +93,26 @@ export default class Serve extends BaseCommand {
       description:
         'multiplies every wait of the results delivery retry schedule (and its 3- and 5-day limits), for tests and drills; see docs/results.md [env: CALC_DELIVERY_BACKOFF_SCALE] (default: 1)',
     }),
+    'rate-clients-max': Flags.integer({
+      description:
+        'clients the widget limiter keeps counts for, its memory bound; a client over its limit is never forgotten before its window ends [env: CALC_RATE_CLIENTS_MAX] (default: 100000)',
+      min: 1,
+    }),
+    'rate-signin-per-minute': Flags.integer({
+      description:
+        'successful sign-ins per minute per account, 0 = no limit [env: CALC_RATE_SIGNIN_PER_MINUTE] (default: 10)',
+      min: 0,
+    }),
+    'rate-signin-address-per-minute': Flags.integer({
+      description:
+        'successful sign-ins per minute per client address, 0 = no limit [env: CALC_RATE_SIGNIN_ADDRESS_PER_MINUTE] (default: 30)',
+      min: 0,
+    }),
+    'fresh-auth-seconds': Flags.integer({
+      description:
+        'a session token at most this old reads or rotates the signing secret without the password; 0 = always ask [env: CALC_FRESH_AUTH_SECONDS] (default: 300)',
+      min: 0,
+    }),
     demo: Flags.boolean({ description: 'on an empty database, seed a demo account whose page origin is registered' }),
     'regenerate-secrets': Flags.boolean({
       description:

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { OwnerCommand } from '../owner-command.ts';
-import type { AccountOverviewBody, UsageReportBody } from '../../src/api-bodies.ts';
+import type { AccountOverviewBody, FunnelReportBody, UsageReportBody } from '../../src/api-bodies.ts';
+import { describeFunnel } from '../lib/funnel-view.ts';
 import { printable } from '../lib/printable.ts';
 import { formatCount, quotaSummary, quotaWarnings } from '../lib/quota.ts';
 import { formatTable } from '../lib/table.ts';
@@ -12,17 +13,26 @@ export default class Usage extends OwnerCommand {
   static override summary =
     'Show widget loads per day, calculator or site, how the webhook fared, and calls turned away.';
   static override description =
-    "Days are UTC. The table ends with a total line; refused widget calls (by reason: a rate limit, your caps, the quota, an origin not on your list) and skipped webhook pulls follow, then this month's quota, with a warning from 80 % on and the day the quota runs out at the last 7 days' rate. With --json, stdout holds the body of GET /v1/usage.";
+    "Days are UTC. The table ends with a total line; refused widget calls (by reason: a rate limit, your caps, the quota, an origin not on your list) and skipped webhook pulls follow, then this month's quota, with a warning from 80 % on and the day the quota runs out at the last 7 days' rate. With --json, stdout holds the body of GET /v1/usage.\n\nWith --funnel: views, starts, completes and submits per calculator, each with its rate over the step before it (narrowed by --calc and --domain); with --json, the body of GET /v1/usage/funnel.";
   static override examples = [
     '<%= config.bin %> usage',
     '<%= config.bin %> usage --by calculator --from 2026-11-01',
     '<%= config.bin %> usage --by domain --from 2026-01-01 --to 2026-03-31',
     '<%= config.bin %> usage --json',
+    '<%= config.bin %> usage --funnel',
+    '<%= config.bin %> usage --funnel --calc bmi --domain https://shop.example --from 2026-11-01',
   ];
   static override flags = {
     from: Flags.string({ description: 'first day, YYYY-MM-DD (default: 29 days before --to)', helpValue: 'DATE' }),
     to: Flags.string({ description: 'last day, YYYY-MM-DD (default: today, UTC)', helpValue: 'DATE' }),
     by: Flags.string({ description: 'one row per', options: [...GROUPINGS], default: 'day' }),
+    funnel: Flags.boolean({ description: 'views, starts, completes and submits per calculator, with rates' }),
+    calc: Flags.string({ description: 'with --funnel: only this calculator', helpValue: 'ID', dependsOn: ['funnel'] }),
+    domain: Flags.string({
+      description: 'with --funnel: only this page origin',
+      helpValue: 'ORIGIN',
+      dependsOn: ['funnel'],
+    }),
   };
 
   async run() {
@@ -31,6 +41,13 @@ export default class Usage extends OwnerCommand {
     const query = new URLSearchParams();
     if (flags.from !== undefined) query.set('from', flags.from);
     if (flags.to !== undefined) query.set('to', flags.to);
+    if (flags.funnel) {
+      if (flags.calc !== undefined) query.set('calcId', flags.calc);
+      if (flags.domain !== undefined) query.set('domain', flags.domain);
+      const { body } = await api.get<FunnelReportBody>(`/v1/usage/funnel${query.size > 0 ? `?${query}` : ''}`);
+      if (!this.jsonEnabled()) this.log(describeFunnel(body));
+      return body;
+    }
     const { body } = await api.get<UsageReportBody>(`/v1/usage${query.size > 0 ? `?${query}` : ''}`);
     if (!this.jsonEnabled()) {
       const { body: account } = await api.get<AccountOverviewBody>('/v1/account');

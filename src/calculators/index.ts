@@ -1,7 +1,8 @@
 /**
  * The calculator catalogue: the twelve templates (./templates/), in display order. Shared
- * by the server (catalogue routes, widget loads, webhook merge) and the widget bundle, so
- * it imports nothing but browser-safe code.
+ * by the server (catalogue routes, widget loads, webhook merge), the CLI and the widget's
+ * build (a static file per template, which the widget renders); it imports nothing but
+ * browser-safe code, so any browser bundle may take it.
  */
 import { templates } from './templates/index.ts';
 import type { Template } from './templates/template.ts';

@@ -1,4 +1,4 @@
-import { createLoginLimiter, type LoginLimiter } from '../limits/login-limiter.ts';
+import { createLoginLimiter, type LoginLimiter, type SignInLimits } from '../limits/login-limiter.ts';
 import { createAccountsStore } from './accounts-store.ts';
 import { createDeliveryStore } from './delivery-store.ts';
 import { createPgDeliveryStore, createPgResultsEndpointStore } from './postgres/delivery-stores.ts';
@@ -59,12 +59,12 @@ export function storesOf(backend: Backend) {
 }
 
 /**
- * Where failed sign-ins are counted: in memory for the one server on a SQLite data
+ * Where sign-ins (failed and successful) are counted: in memory for the one server on a SQLite data
  * directory, in the database when servers share PostgreSQL (one limit across them all).
  */
-export function loginLimiterOf(backend: Backend, now: () => number): LoginLimiter {
-  if ('sqlite' in backend) return createLoginLimiter({ now });
-  return guarded(createPgLoginLimiter(backend.db, now));
+export function loginLimiterOf(backend: Backend, now: () => number, signIns: SignInLimits): LoginLimiter {
+  if ('sqlite' in backend) return createLoginLimiter({ now, signIns });
+  return guarded(createPgLoginLimiter(backend.db, now, signIns));
 }
 
 /** A request waits at most this long for PostgreSQL before it answers 503 `not_ready`. */

@@ -48,6 +48,8 @@ export function openDatabase(dataDir: string, migrations: MigrationMeta[] = read
         sqlite.run('PRAGMA synchronous = NORMAL');
         sqlite.run('PRAGMA foreign_keys = ON');
         sqlite.run('PRAGMA temp_store = MEMORY');
+        // Deleted rows are overwritten with zeros, not left in freed pages (docs/operations.md).
+        sqlite.run('PRAGMA secure_delete = ON');
         const db = drizzle(sqlite, { schema });
         applyMigrations(db, migrations);
         chmodSync(file, 0o600);

@@ -1,8 +1,9 @@
 import { and, between, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { insertList } from './columns.ts';
-import { refusedDaily, skippedDaily, usage, usageDaily, webhookDaily } from './sqlite/schema.ts';
+import { funnelDaily, refusedDaily, skippedDaily, usage, usageDaily, webhookDaily } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
+import { FUNNEL_COUNTS, type FunnelCounts } from '../usage/funnel.ts';
 import type { RefusalReason } from '../usage/refusals.ts';
 import type { PullOutcome, SkipReason } from '../webhook/outcomes.ts';
 
@@ -11,6 +12,7 @@ type LoadsDelta = typeof usageDaily.$inferSelect;
 type CallsDelta = typeof webhookDaily.$inferSelect;
 type RefusedDelta = typeof refusedDaily.$inferSelect;
 type SkippedDelta = typeof skippedDaily.$inferSelect;
+type FunnelDelta = typeof funnelDaily.$inferSelect;
 
 /** Everything one flush adds: monthly totals and the per-day rows behind them. */
 export interface UsageDeltas {
@@ -19,10 +21,17 @@ export interface UsageDeltas {
   calls: CallsDelta[];
   refused: RefusedDelta[];
   skipped: SkippedDelta[];
+  funnel: FunnelDelta[];
 }
 
 /** The per-day lists of a flush (every list of `UsageDeltas` but the monthly totals). */
-export const DAILY_DELTAS = ['loads', 'calls', 'refused', 'skipped'] as const satisfies readonly (keyof UsageDeltas)[];
+export const DAILY_DELTAS = [
+  'loads',
+  'calls',
+  'refused',
+  'skipped',
+  'funnel',
+] as const satisfies readonly (keyof UsageDeltas)[];
 
 /** Rows per-day retention deleted, by list. */
 export type PrunedRows = Record<(typeof DAILY_DELTAS)[number], number>;
@@ -58,6 +67,26 @@ export interface DailySkipped {
   count: number;
 }
 
+/** One day's funnel of a calculator on one page origin (its steps side by side). */
+export type DailyFunnel = { date: string; calcId: string; domain: string } & FunnelCounts;
+
+/** A calculator's funnel over a range of days. */
+export type CalculatorFunnel = { calcId: string } & FunnelCounts;
+
+/** What a funnel total may be narrowed to: one calculator, one page origin. */
+export interface FunnelFilter {
+  calcId?: string;
+  domain?: string;
+}
+
+/**
+ * The steps of `funnel_daily`'s rows side by side, as `FunnelCounts` names them (one SQL
+ * text for both dialects: `sum(CASE …)` reads the same in SQLite and PostgreSQL).
+ */
+const FUNNEL_COLUMNS_SQL = Object.entries(FUNNEL_COUNTS)
+  .map(([event, name]) => `sum(CASE WHEN event = '${event}' THEN count ELSE 0 END) AS "${name}"`)
+  .join(', ');
+
 /** One origin's stored loads on a day (what the owner's per-day caps start from). */
 export interface DomainLoads {
   domain: string;
@@ -92,6 +121,16 @@ export function createUsageStore(db: Db) {
   const skippedOf = db.$client.query<DailySkipped, { accountId: string; from: string; to: string }>(
     'SELECT day AS date, calc_id AS calcId, reason, count FROM skipped_daily WHERE account_id = $accountId AND day BETWEEN $from AND $to ORDER BY day, calc_id, reason',
   );
+  const funnelOf = db.$client.query<DailyFunnel, { accountId: string; from: string; to: string }>(
+    `SELECT day AS date, calc_id AS calcId, domain, ${FUNNEL_COLUMNS_SQL} FROM funnel_daily WHERE account_id = $accountId AND day BETWEEN $from AND $to GROUP BY day, calc_id, domain ORDER BY day, calc_id, domain`,
+  );
+  // The filters are optional: NULL matches every calculator or origin.
+  const funnelTotalsOf = db.$client.query<
+    CalculatorFunnel,
+    { accountId: string; from: string; to: string; calcId: string | null; domain: string | null }
+  >(
+    `SELECT calc_id AS calcId, ${FUNNEL_COLUMNS_SQL} FROM funnel_daily WHERE account_id = $accountId AND day BETWEEN $from AND $to AND ($calcId IS NULL OR calc_id = $calcId) AND ($domain IS NULL OR domain = $domain) GROUP BY calc_id ORDER BY calc_id`,
+  );
   const onDay = db.$client.query<DomainLoads, { accountId: string; day: string }>(
     'SELECT domain, sum(loads) AS loads FROM usage_daily WHERE account_id = $accountId AND day = $day GROUP BY domain',
   );
@@ -113,6 +152,7 @@ export function createUsageStore(db: Db) {
     calls: db.$client.query<unknown, { day: string }>('DELETE FROM webhook_daily WHERE day < $day'),
     refused: db.$client.query<unknown, { day: string }>('DELETE FROM refused_daily WHERE day < $day'),
     skipped: db.$client.query<unknown, { day: string }>('DELETE FROM skipped_daily WHERE day < $day'),
+    funnel: db.$client.query<unknown, { day: string }>('DELETE FROM funnel_daily WHERE day < $day'),
   } satisfies Record<keyof PrunedRows, unknown>;
 
   // The flush runs on the event loop: one cached statement per row is cheaper than
@@ -122,9 +162,14 @@ export function createUsageStore(db: Db) {
     'SELECT 1 AS found FROM accounts WHERE id = $id',
   );
   // Whole rows, their columns from the schema; the key and the count that adds up are the statement's own.
-  const [monthly, loads, calls, refused, skipped] = [usage, usageDaily, webhookDaily, refusedDaily, skippedDaily].map(
-    insertList,
-  ) as [Columns, Columns, Columns, Columns, Columns];
+  const [monthly, loads, calls, refused, skipped, funnel] = [
+    usage,
+    usageDaily,
+    webhookDaily,
+    refusedDaily,
+    skippedDaily,
+    funnelDaily,
+  ].map(insertList) as [Columns, Columns, Columns, Columns, Columns, Columns];
   const addMonthly = db.$client.query<unknown, MonthlyDelta>(
     `INSERT INTO usage (${monthly.columns}) VALUES (${monthly.values}) ON CONFLICT (account_id, period) DO UPDATE SET loads = loads + excluded.loads`,
   );
@@ -139,6 +184,9 @@ export function createUsageStore(db: Db) {
   );
   const addSkipped = db.$client.query<unknown, SkippedDelta>(
     `INSERT INTO skipped_daily (${skipped.columns}) VALUES (${skipped.values}) ON CONFLICT (account_id, day, calc_id, reason) DO UPDATE SET count = count + excluded.count`,
+  );
+  const addFunnel = db.$client.query<unknown, FunnelDelta>(
+    `INSERT INTO funnel_daily (${funnel.columns}) VALUES (${funnel.values}) ON CONFLICT (account_id, day, calc_id, domain, event) DO UPDATE SET count = count + excluded.count`,
   );
   const writeAll = db.$client.transaction((deltas: UsageDeltas) => {
     const live = new Map<string, boolean>();
@@ -155,6 +203,7 @@ export function createUsageStore(db: Db) {
     for (const delta of deltas.calls) if (alive(delta.accountId)) addCalls.run(delta);
     for (const delta of deltas.refused) if (alive(delta.accountId)) addRefused.run(delta);
     for (const delta of deltas.skipped) if (alive(delta.accountId)) addSkipped.run(delta);
+    for (const delta of deltas.funnel) if (alive(delta.accountId)) addFunnel.run(delta);
   });
 
   return {
@@ -175,6 +224,19 @@ export function createUsageStore(db: Db) {
     /** Skipped webhook pulls of one account per day, calculator and reason, sorted by them. */
     dailySkipped: async (accountId: string, from: string, to: string): Promise<DailySkipped[]> =>
       skippedOf.all({ accountId, from, to }),
+
+    /** Funnel steps of one account per day, calculator and origin, sorted by them. */
+    dailyFunnel: async (accountId: string, from: string, to: string): Promise<DailyFunnel[]> =>
+      funnelOf.all({ accountId, from, to }),
+
+    /** Funnel steps of one account over `from`..`to` per calculator, sorted by calcId, narrowed by `filter`. */
+    funnelTotals: async (
+      accountId: string,
+      from: string,
+      to: string,
+      filter: FunnelFilter = {},
+    ): Promise<CalculatorFunnel[]> =>
+      funnelTotalsOf.all({ accountId, from, to, calcId: filter.calcId ?? null, domain: filter.domain ?? null }),
 
     /** One account's stored loads on one day, per origin, in no particular order. */
     loadsOnDay: async (accountId: string, day: string): Promise<DomainLoads[]> => onDay.all({ accountId, day }),
@@ -201,6 +263,7 @@ export function createUsageStore(db: Db) {
           calls: prune.calls.run({ day }).changes,
           refused: prune.refused.run({ day }).changes,
           skipped: prune.skipped.run({ day }).changes,
+          funnel: prune.funnel.run({ day }).changes,
         })),
       ),
   };

@@ -26,9 +26,9 @@ export interface BodyRules {
    */
   widget: boolean;
   /**
-   * The route checks a flat schema (string fields only) with a compiled check that never
-   * descends into a field's value and ignores unknown fields, as the widget's native routes
-   * do: then depth is harmless (JSON.parse handles any depth a 64 KiB body can hold) and
+   * The route checks a flat schema (string fields, or a list of at most a few strings
+   * whose length is checked first) with a compiled check that never descends into a
+   * field's value and ignores unknown fields, as the widget's native routes do: then depth is harmless (JSON.parse handles any depth a 64 KiB body can hold) and
    * the depth scan is skipped. Elysia's validators and normalisers walk whatever they get,
    * so its routes keep the limit.
    */

@@ -27,6 +27,8 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   plan_limit:
     'The account has as many calculators of its own as its plan allows; `message` names the plan that allows more. Deleting one frees its place.',
   register_domain_disabled: 'The account owner turned off requests from pages to register their origin.',
+  password_required:
+    'The session is older than the few minutes that reveal or replace the signing secret: send the `password`.',
   calculator_not_found: 'No calculator has this id (`GET /v1/calculators` lists them).',
   domain_not_found: 'The account has no such domain or pending request.',
   not_found: 'No route has this method and path.',
@@ -49,6 +51,7 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
     'The server cannot reach its database (down, restarting, hung or read-only) or is shutting down; try again after `Retry-After` seconds.',
   storage_full:
     "The server's disk is full, so nothing can be saved; reads still work. Try again after `Retry-After` seconds.",
+  busy: 'The server is checking as many passwords as it can; wait for `Retry-After` seconds.',
 };
 
 /**
@@ -80,6 +83,9 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
   register_domain_disabled: {
     message: 'The owner of this API key does not accept requests to register an origin; ask them to add it.',
   },
+  password_required: {
+    message: 'Replacing the signing secret needs your password: this session was signed in more than 300 seconds ago.',
+  },
   calculator_not_found: { message: 'There is no calculator "bmi-kids".' },
   domain_not_found: { message: 'https://old.shop.example is not registered for this account.' },
   not_found: { message: 'No route for GET /v1/calculator.' },
@@ -110,6 +116,7 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
   },
   not_ready: { message: 'The database does not answer; try again in a moment.' },
   storage_full: { message: "The server's disk is full, so this change cannot be saved; try again later." },
+  busy: { message: 'The server is busy checking passwords. Try again in a second.' },
 };
 
 /** The refusal of a broken copy of the reference's example definition, as the validator words it. */

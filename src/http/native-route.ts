@@ -1,6 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { type AccessLog, elapsedMs } from './access-log.ts';
 import { parseJsonText, readBodyText } from './body.ts';
@@ -13,8 +12,8 @@ import { type RouteGroup, runConcerns } from './route-group.ts';
 
 /**
  * A POST route that Bun's own router serves (`Bun.serve({ routes })`), without Elysia's
- * per-request hook pipeline. Used for the widget's verify and load, which every embedding
- * page calls: there the pipeline cost about 40% of the throughput. The route follows the
+ * per-request hook pipeline. Used for the widget's verify, load and events, which every
+ * embedding page calls: there the pipeline cost about 40% of the throughput. The route follows the
  * same rules as the Elysia routes, from the same modules: request id, one access-log
  * line, its group's CORS policy, body rules and concerns, the schema check, the error
  * envelope.
@@ -23,16 +22,22 @@ export interface NativeRoute<S extends TSchema = TSchema> {
   path: string;
   /** Checked before `answer` runs; also documents the route in /openapi.json. */
   body: S;
+  /**
+   * Checks of the body that its schema would make slowly (TypeBox's `uniqueItems` hashes
+   * every item: microseconds on a route that takes fractions of one), run right after it:
+   * throws 400 `invalid_request`.
+   */
+  refine?(body: Static<S>): void;
   /** Documentation only, as on Elysia routes: `response` schemas and `detail`. */
   response: Record<number, TSchema>;
   detail: NonNullable<RouteLike['hooks']['detail']>;
   /** The 200 answer as JSON text (callers pre-serialise what never changes). */
   answer(body: Static<S>, request: Request): string | Promise<string>;
   /**
-   * Told when one of the group's concerns refused a well-formed request before `answer`
-   * ran (a rate limit, say), after the refusal is decided; it must not throw.
+   * 204: the route has nothing to say when it succeeds (the widget's events), so it
+   * answers no body and `answer`'s text is not sent. Default 200.
    */
-  refusedEarly?(body: Static<S>, error: AppError): void;
+  status?: 200 | 204;
 }
 
 type NativeHandler = (request: Request) => Response | Promise<Response>;
@@ -96,7 +101,12 @@ function serveNative(
   // The 200 answer's headers, kept in one Headers object per route: `new Response` copies
   // them, so only the request id is set per call. Converting a fresh header object on every
   // answer cost about 0.3 µs more (docs/performance.md, "Where the time goes").
-  const okHeaders = new Headers({ 'content-type': 'application/json', ...cors, 'x-request-id': '' });
+  const okStatus = route.status ?? 200;
+  const okHeaders = new Headers(
+    okStatus === 204
+      ? { ...cors, 'x-request-id': '' }
+      : { 'content-type': 'application/json', ...cors, 'x-request-id': '' },
+  );
   const failureHeaders = (requestId: string, extra: Record<string, string> | undefined) => ({
     'content-type': 'application/json',
     ...cors,
@@ -107,34 +117,28 @@ function serveNative(
     const startedAt = performance.now();
     const requestId = requestIdOf(request);
     accessLog.begin(request);
-    let status = 200;
+    let status: number = okStatus;
     let text: string;
     let headers: Record<string, string> | undefined;
-    /** The checked body while the group's concerns run; undefined before and after. */
-    let inConcerns: unknown;
     try {
       // Read, then parse: one awaited promise (Bun's own) on the hot path.
       const body = parseJsonText(await readBodyText(request, rules), request.headers.get('content-type') ?? '', rules);
       if (!schema.Check(body)) throw schemaFailure([...schema.Errors(body)]);
-      if (concerns.length > 0) {
-        inConcerns = body;
-        // Awaited only when a concern returned a promise: a synchronous limit adds no tick.
-        const pending = runConcerns(concerns, request, body);
-        if (pending !== undefined) await pending;
-        inConcerns = undefined;
-      }
+      route.refine?.(body);
+      // Awaited only when a concern returned a promise: a synchronous limit adds no tick.
+      const pending = concerns.length > 0 ? runConcerns(concerns, request, body) : undefined;
+      if (pending !== undefined) await pending;
       const answer = route.answer(body, request);
       text = typeof answer === 'string' ? answer : await answer;
     } catch (error) {
-      if (inConcerns !== undefined && error instanceof AppError) route.refusedEarly?.(inConcerns, error);
       const failure = clientClosedAnswer(request) ?? errorAnswer(error, requestId, logger);
       status = failure.status;
       text = JSON.stringify(failure.body);
       headers = failure.headers;
     }
     writeLog(requestId, accessLog.settle(request, status), elapsedMs(startedAt));
-    if (status !== 200) return new Response(text, { status, headers: failureHeaders(requestId, headers) });
+    if (status !== okStatus) return new Response(text, { status, headers: failureHeaders(requestId, headers) });
     okHeaders.set('x-request-id', requestId);
-    return new Response(text, { headers: okHeaders });
+    return new Response(okStatus === 204 ? null : text, { status: okStatus, headers: okHeaders });
   };
 }

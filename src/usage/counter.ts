@@ -1,6 +1,15 @@
-import type { DailyCalls, DailyLoads, DailyRefused, DailySkipped, UsageDeltas, UsageStore } from '../db/usage-store.ts';
+import type {
+  DailyCalls,
+  DailyFunnel,
+  DailyLoads,
+  DailyRefused,
+  DailySkipped,
+  UsageDeltas,
+  UsageStore,
+} from '../db/usage-store.ts';
 import type { PullOutcome, SkipReason } from '../webhook/outcomes.ts';
 import { capReached, createDayTotals, type DayTotal, type LoadCaps, takeDayLoad } from './day-totals.ts';
+import { FUNNEL_COUNTS, type FunnelEvent, noFunnel } from './funnel.ts';
 import type { RefusalReason } from './refusals.ts';
 import { addInto, entriesOf, keysOf, NEW_KEY, NO_ROOM, type Tally, tally } from './tally.ts';
 
@@ -27,6 +36,8 @@ export function dayOf(date: Date): string {
   return today.day;
 }
 
+const SEP = '\u0000';
+
 interface Entry {
   stored: number;
   pending: number;
@@ -34,11 +45,10 @@ interface Entry {
   days: Tally;
 }
 
-const SEP = '\u0000';
-
 /**
  * At most this many per-day keys (day × calculator × origin for loads, day × calculator ×
- * outcome or reason for webhook calls, refusals and skipped pulls) wait unwritten on one
+ * outcome or reason for webhook calls, refusals and skipped pulls, day × calculator ×
+ * origin × step for the funnel) wait unwritten on one
  * server. While the database is down they grow with every new day, calculator and origin;
  * past the cap a load still counts towards its month (quotas and the monthly total stay
  * exact) but not towards a new per-day row, and `onDropped` reports how many
@@ -58,10 +68,20 @@ interface DailyKeys {
   refused: RefusalReason;
   /** Pulls a load was due that were skipped (no call made), by reason. */
   skipped: SkipReason;
+  /** Funnel steps by page origin and step (`funnelKey`): four levels, the last two joined. */
+  funnel: FunnelKey;
 }
 
 type DailyKind = keyof DailyKeys;
-const DAILY_KINDS: readonly DailyKind[] = ['calls', 'refused', 'skipped'];
+const DAILY_KINDS: readonly DailyKind[] = ['calls', 'refused', 'skipped', 'funnel'];
+
+/** A funnel count's last key: the page's origin and the step (an origin never holds U+0000). */
+type FunnelKey = `${string}\u0000${FunnelEvent}`;
+const funnelKey = (domain: string, event: FunnelEvent): FunnelKey => `${domain}${SEP}${event}`;
+function splitFunnelKey(key: FunnelKey): [string, FunnelEvent] {
+  const at = key.lastIndexOf(SEP);
+  return [key.slice(0, at), key.slice(at + 1) as FunnelEvent];
+}
 
 /** Counts the per-day analytics could not keep because the cap on pending keys was reached. */
 type DroppedDetail = Record<'loads' | DailyKind, number> & { cap: number };
@@ -126,7 +146,8 @@ const hasDailyCap = (caps: LoadCaps): boolean => caps.loadsPerDay !== null || ca
  * Counts widget loads in memory and writes them in batches: a database write per load
  * would be the hot path's slowest step. Each load counts towards the month (the quota)
  * and towards its day, calculator and page origin (the analytics); each webhook call,
- * refused widget call and skipped pull towards its day, calculator and outcome or reason.
+ * refused widget call and skipped pull towards its day, calculator and outcome or reason;
+ * each funnel step towards its day, calculator, origin and step.
  * `used()` and the pending rows always include what is not yet on disk, and `flush()`
  * writes it all in one transaction, on a timer and on shutdown, so a clean stop loses
  * nothing.
@@ -147,7 +168,7 @@ export function createUsageCounter(
   const cap = options.maxPendingDayKeys ?? MAX_PENDING_DAY_KEYS;
   /** Pending per-day keys, of every kind together: what the cap bounds. */
   let dayKeys = 0;
-  const dropped: Record<'loads' | DailyKind, number> = { loads: 0, calls: 0, refused: 0, skipped: 0 };
+  const dropped: Record<'loads' | DailyKind, number> = { loads: 0, calls: 0, refused: 0, skipped: 0, funnel: 0 };
   const entries = new Map<string, Entry>();
   /** Unflushed per-day counts of each kind by account, then day, calculator and outcome or reason. */
   let daily = emptyDaily();
@@ -158,7 +179,7 @@ export function createUsageCounter(
   const dayTotals = createDayTotals(store.loadsOnDay);
 
   function emptyDaily(): Record<DailyKind, Map<string, Tally>> {
-    return { calls: new Map(), refused: new Map(), skipped: new Map() };
+    return { calls: new Map(), refused: new Map(), skipped: new Map(), funnel: new Map() };
   }
 
   function entry(accountId: string, period: string): Entry | Promise<Entry> {
@@ -344,7 +365,7 @@ export function createUsageCounter(
   }
 
   function pendingDeltas(): UsageDeltas {
-    const deltas: UsageDeltas = { monthly: [], loads: [], calls: [], refused: [], skipped: [] };
+    const deltas: UsageDeltas = { monthly: [], loads: [], calls: [], refused: [], skipped: [], funnel: [] };
     for (const [key, e] of entries) {
       if (e.pending === 0) continue;
       const [accountId = '', period = ''] = key.split(SEP);
@@ -361,6 +382,11 @@ export function createUsageCounter(
     for (const [accountId, mine] of daily.skipped)
       for (const [day, calcId, reason, count] of entriesOf(mine))
         deltas.skipped.push({ accountId, day, calcId, reason: keyOf<'skipped'>(reason), count });
+    for (const [accountId, mine] of daily.funnel)
+      for (const [day, calcId, key, count] of entriesOf(mine)) {
+        const [domain, event] = splitFunnelKey(keyOf<'funnel'>(key));
+        deltas.funnel.push({ accountId, day, calcId, domain, event, count });
+      }
     return deltas;
   }
 
@@ -434,6 +460,15 @@ export function createUsageCounter(
       countDaily('skipped', accountId, day, calcId, reason);
     },
 
+    /**
+     * Counts one step of a calculator's funnel from a page origin (docs/api.md, "Funnel"):
+     * the widget's `view`, `start` and `complete` (POST /v1/widget/events), and `submit` when
+     * the server accepts a submitted result. Never a load: no quota, no cap.
+     */
+    countFunnel(accountId: string, day: string, calcId: string, domain: string, event: FunnelEvent): void {
+      countDaily('funnel', accountId, day, calcId, funnelKey(domain, event));
+    },
+
     /** One account's unflushed loads on days `from`..`to`, in no particular order. */
     pendingLoads(accountId: string, from: string, to: string): DailyLoads[] {
       const rows: DailyLoads[] = [];
@@ -463,6 +498,25 @@ export function createUsageCounter(
     /** One account's unflushed skipped pulls on days `from`..`to`, in no particular order. */
     pendingSkipped: (accountId: string, from: string, to: string): DailySkipped[] =>
       reasonRows('skipped', accountId, from, to),
+
+    /**
+     * One account's unflushed funnel counts on days `from`..`to`, one row per day,
+     * calculator and origin, in no particular order.
+     */
+    pendingFunnel(accountId: string, from: string, to: string): DailyFunnel[] {
+      const rows = new Map<string, DailyFunnel>();
+      for (const [date, calcId, key, count] of pendingOf('funnel', accountId, from, to)) {
+        const [domain, event] = splitFunnelKey(key);
+        const id = `${date}${SEP}${calcId}${SEP}${domain}`;
+        let row = rows.get(id);
+        if (!row) {
+          row = { date, calcId, domain, ...noFunnel() };
+          rows.set(id, row);
+        }
+        row[FUNNEL_COUNTS[event]] += count;
+      }
+      return [...rows.values()];
+    },
 
     /** Everything counted and not yet written, as one flush would write it. */
     deltas: pendingDeltas,

@@ -31,7 +31,7 @@ interface PendingFileBody {
   deltas: UsageDeltas;
 }
 
-const EMPTY: UsageDeltas = { monthly: [], loads: [], calls: [], refused: [], skipped: [] };
+const EMPTY: UsageDeltas = { monthly: [], loads: [], calls: [], refused: [], skipped: [], funnel: [] };
 
 /** The rows of some deltas, for sizes. */
 export const rowsOf = (deltas: UsageDeltas): number =>
@@ -76,6 +76,7 @@ export function writePendingUsage(dataDir: string, deltas: UsageDeltas, now: Dat
       calls: [...existing.calls, ...deltas.calls],
       refused: [...existing.refused, ...deltas.refused],
       skipped: [...existing.skipped, ...deltas.skipped],
+      funnel: [...existing.funnel, ...deltas.funnel],
     },
   };
   const text = Buffer.from(`${JSON.stringify(body)}\n`);
@@ -99,8 +100,8 @@ function readPendingUsage(dataDir: string): UsageDeltas {
   if (!existsSync(file)) return EMPTY;
   try {
     const { deltas } = JSON.parse(readFileSync(file, 'utf8')) as { deltas: Partial<UsageDeltas> };
-    // A file written before refusals and skipped pulls were counted has neither list.
-    const complete = { refused: [], skipped: [], ...deltas };
+    // A file written before refusals, skipped pulls or the funnel were counted lacks their lists.
+    const complete = { refused: [], skipped: [], funnel: [], ...deltas };
     if (!isDeltas(complete)) throw new Error('unexpected content');
     return complete;
   } catch (error) {
@@ -146,6 +147,7 @@ function isDeltas(value: unknown): value is UsageDeltas {
     rows(d.loads, 'loads') &&
     rows(d.calls, 'calls') &&
     rows(d.refused, 'count') &&
-    rows(d.skipped, 'count')
+    rows(d.skipped, 'count') &&
+    rows(d.funnel, 'count')
   );
 }

@@ -163,6 +163,11 @@ describe('DELETE /v1/account', () => {
       body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi' },
     });
     expect(loaded.json.values).toEqual({ weightKg: 80 });
+    // The page reports what its visitor did: a funnel row.
+    const reported = await app.request('POST', '/v1/widget/events', {
+      body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi', events: ['view', 'start'] },
+    });
+    expect(reported.status).toBe(204);
     // An owner-built calculator, published: its draft and its version rows.
     const created = await app.request('POST', '/v1/account/calculators', { token: owner.token, body: { from: 'bmi' } });
     expect(created.status).toBe(201);

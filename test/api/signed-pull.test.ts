@@ -40,18 +40,32 @@ async function loadAndReceive(app: TestApp, apiKey: string, context?: unknown) {
   return received.headers;
 }
 
-/** The target's own check: every v1 in the header that matches one of `secrets`. */
-function verifiedBy(headers: Record<string, string>, url: string, secrets: string[]): string[] {
+/**
+ * The target's own check: the secrets among `secrets` that one signature of `version` in
+ * the header matches. v2 signs each field behind its length in UTF-8 bytes; v1 the fields
+ * joined with dots.
+ */
+function verifiedBy(
+  headers: Record<string, string>,
+  url: string,
+  secrets: string[],
+  version: 'v1' | 'v2' = 'v2',
+): string[] {
   const signature = headers['calc-signature'] ?? '';
   const parts = signature.split(',');
   const t = parts[0]?.startsWith('t=') ? parts[0].slice(2) : '';
-  const message = `${t}.GET.${url}.${headers['calc-calculator']}.${headers['calc-origin']}.${headers['calc-visitor'] ?? ''}`;
-  const v1s = parts.filter((p) => p.startsWith('v1=')).map((p) => Buffer.from(p.slice(3), 'hex'));
+  const fields = [t, 'GET', url, headers['calc-calculator'] ?? '', headers['calc-origin'] ?? ''];
+  fields.push(headers['calc-visitor'] ?? '');
+  const message =
+    version === 'v1' ? fields.join('.') : fields.map((field) => `${Buffer.byteLength(field)}:${field}`).join('');
+  const given = parts.filter((p) => p.startsWith(`${version}=`)).map((p) => Buffer.from(p.slice(3), 'hex'));
   return secrets.filter((secret) => {
     const expected = createHmac('sha256', secret).update(message, 'utf8').digest();
-    return v1s.some((v1) => v1.length === expected.length && timingSafeEqual(v1, expected));
+    return given.some((value) => value.length === expected.length && timingSafeEqual(value, expected));
   });
 }
+
+const PAIR = 'v1=[0-9a-f]{64},v2=[0-9a-f]{64}';
 
 const b64 = (value: unknown) =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
@@ -75,8 +89,9 @@ describe('signed pulls', () => {
     expect(headers['calc-calculator']).toBe('bmi');
     expect(headers['calc-origin']).toBe(ORIGIN);
     expect(headers['calc-visitor']).toBeUndefined();
-    expect(headers['calc-signature']).toMatch(new RegExp(`^t=${clock.seconds()},v1=[0-9a-f]{64}$`));
+    expect(headers['calc-signature']).toMatch(new RegExp(`^t=${clock.seconds()},${PAIR}$`));
     expect(verifiedBy(headers, url, [owner.secret])).toEqual([owner.secret]);
+    expect(verifiedBy(headers, url, [owner.secret], 'v1')).toEqual([owner.secret]);
     // The URL as GET /v1/widget-config shows it is what is signed.
     const shown = await app.request('GET', '/v1/widget-config/bmi', { token: owner.token });
     expect(shown.json.config.webhook.url).toBe(url);
@@ -85,7 +100,7 @@ describe('signed pulls', () => {
     expect(verifiedBy(headers, url, ['whsec_someoneelse0000000000000000000000'])).toEqual([]);
   });
 
-  test('during a rotation overlap the pull carries two v1, new secret first; one after 24 hours', async () => {
+  test('during a rotation overlap the pull carries two signature pairs, new secret first; one after 24 hours', async () => {
     const clock = manualClock();
     using app = testApp({ env: ALLOW, now: clock.now });
     const url = target.url('/prefill');
@@ -93,12 +108,13 @@ describe('signed pulls', () => {
     const rotated = await app.request('POST', '/v1/account/signing-secret', { token: owner.token });
     const fresh = rotated.json.signingSecret as string;
     const during = await loadAndReceive(app, owner.apiKey);
-    expect(during['calc-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    expect(during['calc-signature']).toMatch(new RegExp(`^t=\\d+,${PAIR},${PAIR}$`));
     expect(verifiedBy(during, url, [fresh, owner.secret])).toEqual([fresh, owner.secret]);
-    const [, firstV1] = (during['calc-signature'] ?? '').split(',');
-    expect(verifiedBy({ ...during, 'calc-signature': `t=${clock.seconds()},${firstV1}` }, url, [fresh])).toEqual([
-      fresh,
-    ]);
+    expect(verifiedBy(during, url, [fresh, owner.secret], 'v1')).toEqual([fresh, owner.secret]);
+    const [, firstV1, firstV2] = (during['calc-signature'] ?? '').split(',');
+    const first = { ...during, 'calc-signature': `t=${clock.seconds()},${firstV1},${firstV2}` };
+    expect(verifiedBy(first, url, [fresh, owner.secret])).toEqual([fresh]);
+    expect(verifiedBy(first, url, [fresh, owner.secret], 'v1')).toEqual([fresh]);
     // A visitor signed with the previous secret still counts during the overlap.
     const old = token(owner.secret, { sub: 'cust_old', exp: clock.seconds() + 600 });
     const withOld = await loadAndReceive(app, owner.apiKey, old);
@@ -107,7 +123,7 @@ describe('signed pulls', () => {
 
     clock.advance(DAY_S * 1000);
     const after = await loadAndReceive(app, owner.apiKey);
-    expect(after['calc-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(after['calc-signature']).toMatch(new RegExp(`^t=\\d+,${PAIR}$`));
     expect(verifiedBy(after, url, [fresh, owner.secret])).toEqual([fresh]);
     const stale = token(owner.secret, { sub: 'cust_old', exp: clock.seconds() + 600 });
     expect((await loadAndReceive(app, owner.apiKey, stale))['calc-visitor']).toBeUndefined();
@@ -139,6 +155,21 @@ describe('signed pulls', () => {
       expect({ visitor, status: res.status }).toEqual({ visitor, status: 400 });
     }
     expect(target.hits).toBe(hits);
+  });
+
+  test('v2 has one reading: text shifted from the origin into the visitor verifies under v1 only', async () => {
+    const clock = manualClock();
+    using app = testApp({ env: ALLOW, now: clock.now });
+    const url = target.url('/prefill');
+    const owner = await shopWithSecret(app, url);
+    const context = token(owner.secret, { sub: 'x.y,v1=00', exp: clock.seconds() + 600 });
+    const captured = await loadAndReceive(app, owner.apiKey, context);
+    expect([captured['calc-origin'], captured['calc-visitor']]).toEqual([ORIGIN, 'x.y,v1=00']);
+    expect(verifiedBy(captured, url, [owner.secret])).toEqual([owner.secret]);
+    // The same signature replayed for another origin and visitor, the dot moved across.
+    const forged = { ...captured, 'calc-origin': `${ORIGIN}.x`, 'calc-visitor': 'y,v1=00' };
+    expect(verifiedBy(forged, url, [owner.secret], 'v1')).toEqual([owner.secret]);
+    expect(verifiedBy(forged, url, [owner.secret], 'v2')).toEqual([]);
   });
 
   test('a header named Calc-* in a config stored before the rule is never sent in place of ours', async () => {

@@ -5,7 +5,7 @@ import { loadServerConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { manualClock } from '../helpers/clock.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { testApp } from '../helpers/test-app.ts';
+import { testApp, type TestApp } from '../helpers/test-app.ts';
 import { testDatabase } from '../helpers/test-database.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -23,6 +23,7 @@ describe('GET/POST /v1/account/signing-secret', () => {
     expect(first.headers.get('cache-control')).toBe('no-store');
     expect(first.json).toEqual({
       signingSecret: expect.stringMatching(SECRET_FORMAT),
+      last4: first.json.signingSecret.slice(-4),
       createdAt: clock.now().toISOString(),
       previousValidUntil: null,
     });
@@ -53,8 +54,9 @@ describe('GET/POST /v1/account/signing-secret', () => {
     expect(await app.signingSecrets.active(owner.id)).toHaveLength(2);
     clock.advance(1);
     expect(await app.signingSecrets.active(owner.id)).toEqual([rotated.json.signingSecret]);
+    // A day later the session is no longer fresh: the answer shows the last four characters only.
     const after = await app.request('GET', '/v1/account/signing-secret', { token: owner.token });
-    expect(after.json).toEqual({ ...rotated.json, previousValidUntil: null });
+    expect(after.json).toEqual({ ...rotated.json, signingSecret: null, previousValidUntil: null });
   });
 
   test('rotating twice within the overlap keeps only the secret just replaced', async () => {
@@ -166,4 +168,148 @@ test('accounts made before signing secrets existed get one when the server start
   } finally {
     database.close();
   }
+});
+
+describe('the signing secret is a credential of its own', () => {
+  const FRESH_MS = 300_000;
+  const get = (app: TestApp, token: string) => app.request('GET', '/v1/account/signing-secret', { token });
+  const reveal = (app: TestApp, token: string, password: string) =>
+    app.request('POST', '/v1/account/signing-secret/reveal', { token, body: { password } });
+  const rotate = (app: TestApp, token: string, body?: unknown) =>
+    app.request('POST', '/v1/account/signing-secret', { token, body });
+
+  test('GET answers it whole to a session at most 300 s old, then only its last four characters', async () => {
+    const clock = manualClock();
+    using app = testApp({ now: clock.now });
+    const owner = await app.signup();
+    const [secret] = await app.signingSecrets.active(owner.id);
+    clock.advance(FRESH_MS);
+    expect((await get(app, owner.token)).json.signingSecret).toBe(secret);
+    clock.advance(1);
+    const stale = await get(app, owner.token);
+    expect(stale.status).toBe(200);
+    expect(stale.json).toEqual({
+      signingSecret: null,
+      last4: secret?.slice(-4),
+      createdAt: expect.any(String),
+      previousValidUntil: null,
+    });
+    expect(stale.text).not.toContain(secret ?? 'whsec_');
+    // Signing in again makes a fresh session.
+    const again = await app.request('POST', '/v1/auth/login', {
+      body: { email: owner.email, password: owner.password },
+    });
+    expect((await get(app, again.json.token)).json.signingSecret).toBe(secret);
+  });
+
+  test('--fresh-auth-seconds sets how fresh; 0 asks for the password every time', async () => {
+    const clock = manualClock();
+    using short = testApp({ now: clock.now, flags: { 'fresh-auth-seconds': 60 } });
+    const owner = await short.signup();
+    clock.advance(60_000);
+    expect((await get(short, owner.token)).json.signingSecret).toMatch(SECRET_FORMAT);
+    clock.advance(1);
+    expect((await get(short, owner.token)).json.signingSecret).toBeNull();
+    using never = testApp({ now: clock.now, env: { CALC_FRESH_AUTH_SECONDS: '0' } });
+    const other = await never.signup();
+    clock.advance(1);
+    expect((await get(never, other.token)).json.signingSecret).toBeNull();
+    expect((await rotate(never, other.token)).json.error.code).toBe('password_required');
+  });
+
+  test('reveal: the right password answers it to any valid session; a wrong one is 401, counted like a failed sign-in', async () => {
+    const clock = manualClock();
+    using app = testApp({ now: clock.now });
+    const owner = await app.signup();
+    const [secret] = await app.signingSecrets.active(owner.id);
+    clock.advance(DAY_MS);
+    const shown = await reveal(app, owner.token, owner.password);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('cache-control')).toBe('no-store');
+    expect(shown.json).toEqual({ ...(await get(app, owner.token)).json, signingSecret: secret });
+    for (let i = 0; i < 10; i++) {
+      const wrong = await reveal(app, owner.token, 'not the password');
+      expect([wrong.status, wrong.json.error.code]).toEqual([401, 'invalid_credentials']);
+      expect(wrong.text).not.toContain(secret ?? 'whsec_');
+    }
+    // Ten wrong passwords from this address: even the right one now waits, as at sign-in.
+    const limited = await reveal(app, owner.token, owner.password);
+    expect([limited.status, limited.json.error.code]).toEqual([429, 'rate_limited']);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await reveal(app, 'not-a-token', owner.password)).status).toBe(401);
+  });
+
+  test('rotation needs a fresh session or the password; `now` ends the previous secret at once', async () => {
+    const clock = manualClock();
+    using app = testApp({ now: clock.now });
+    const owner = await app.signup();
+    const [first] = await app.signingSecrets.active(owner.id);
+    // Fresh: no password needed.
+    const overlapping = await rotate(app, owner.token);
+    expect(overlapping.status).toBe(200);
+    expect(await app.signingSecrets.active(owner.id)).toEqual([overlapping.json.signingSecret, first]);
+    clock.advance(FRESH_MS + 1);
+    const refused = await rotate(app, owner.token, { now: true });
+    expect([refused.status, refused.json.error.code]).toEqual([403, 'password_required']);
+    const wrong = await rotate(app, owner.token, { now: true, password: 'not the password' });
+    expect([wrong.status, wrong.json.error.code]).toEqual([401, 'invalid_credentials']);
+    expect(await app.signingSecrets.active(owner.id)).toEqual([overlapping.json.signingSecret, first]);
+    const now = await rotate(app, owner.token, { now: true, password: owner.password });
+    expect(now.status).toBe(200);
+    expect(now.json.signingSecret).toMatch(SECRET_FORMAT);
+    expect(now.json.previousValidUntil).toBeNull();
+    // Neither earlier secret signs or verifies any more.
+    expect(await app.signingSecrets.active(owner.id)).toEqual([now.json.signingSecret]);
+  });
+
+  test('sign-out everywhere with rotateSigningSecret: the secret is replaced at once, with a fresh session or the password', async () => {
+    const clock = manualClock();
+    using app = testApp({ now: clock.now });
+    const owner = await app.signup();
+    const [first] = await app.signingSecrets.active(owner.id);
+    clock.advance(FRESH_MS + 1);
+    const logout = (token: string, body: unknown) => app.request('POST', '/v1/auth/logout', { token, body });
+    const refused = await logout(owner.token, { rotateSigningSecret: true });
+    expect([refused.status, refused.json.error.code]).toEqual([403, 'password_required']);
+    // Nothing happened: the session still works, the secret is the same.
+    expect((await app.request('GET', '/v1/account', { token: owner.token })).status).toBe(200);
+    expect(await app.signingSecrets.active(owner.id)).toEqual([first as string]);
+    const done = await logout(owner.token, { rotateSigningSecret: true, password: owner.password });
+    expect(done.json).toEqual({ ok: true });
+    expect((await app.request('GET', '/v1/account', { token: owner.token })).status).toBe(401);
+    const active = await app.signingSecrets.active(owner.id);
+    expect(active).toHaveLength(1);
+    expect(active).not.toContain(first);
+    // Fresh: no password needed.
+    const fresh = await app.request('POST', '/v1/auth/login', {
+      body: { email: owner.email, password: owner.password },
+    });
+    expect((await logout(fresh.json.token, { rotateSigningSecret: true })).status).toBe(200);
+    expect(await app.signingSecrets.active(owner.id)).not.toContain(active[0]);
+    // Without the option the secret stays.
+    const plain = await app.request('POST', '/v1/auth/login', {
+      body: { email: owner.email, password: owner.password },
+    });
+    const kept = await app.signingSecrets.active(owner.id);
+    expect((await logout(plain.json.token, undefined)).status).toBe(200);
+    expect(await app.signingSecrets.active(owner.id)).toEqual(kept);
+  });
+
+  test('a password change with rotateSigningSecret replaces the secret at once', async () => {
+    const clock = manualClock();
+    using app = testApp({ now: clock.now });
+    const owner = await app.signup();
+    const [first] = await app.signingSecrets.active(owner.id);
+    clock.advance(DAY_MS);
+    const changed = await app.request('POST', '/v1/account/password', {
+      token: owner.token,
+      body: { currentPassword: owner.password, newPassword: 'a brand new password', rotateSigningSecret: true },
+    });
+    expect(changed.status).toBe(200);
+    const active = await app.signingSecrets.active(owner.id);
+    expect(active).toHaveLength(1);
+    expect(active).not.toContain(first);
+    // The new session is fresh: it reads the new secret whole.
+    expect((await get(app, changed.json.token)).json.signingSecret).toBe(active[0]);
+  });
 });

@@ -47,6 +47,7 @@ describe('GET /v1/usage', () => {
       webhook: [],
       refused: [],
       skipped: [],
+      funnel: [],
     });
     // Only `to`: the 30 days ending then. Only `from`: from then to today.
     expect((await usage(app, token, '?to=2026-01-31')).json).toMatchObject({ from: '2026-01-02', to: '2026-01-31' });
@@ -123,6 +124,7 @@ describe('GET /v1/usage', () => {
       webhook: [],
       refused: [],
       skipped: [],
+      funnel: [],
     };
     const before = await usage(app, token, '?from=2026-03-09&to=2026-03-10');
     expect(before.json).toEqual(expected);

@@ -4,7 +4,8 @@
  * and never a draft, a publish is seen by the next load (on another server sharing the
  * database too), loads are counted in usage as the catalogue's are, the webhook pre-fill
  * merges through the calculator's own input keys, widget configs follow the calculator,
- * the owner's preview shows its draft, and refusals are counted under its id.
+ * the owner's preview shows its draft, refusals are counted under its id, and funnel
+ * reports are counted under it once it is published.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Definition, Input } from '../../src/definition/types.ts';
@@ -405,5 +406,55 @@ describe('refused calls for an owner’s calculator', () => {
     await app.flush();
     expect((await usage(app, alice)).refused).toEqual(expected);
     expect((await usage(app, bob)).refused).toEqual([]);
+  });
+});
+
+describe('funnel reports for an owner’s calculator', () => {
+  /** POST /v1/widget/events as a page on SHOP sends it. */
+  const report = (app: TestApp, apiKey: string, calcId: string, events: string[]) =>
+    app.request('POST', '/v1/widget/events', {
+      body: { apiKey, domain: SHOP, calcId, events },
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: SHOP },
+    });
+
+  test('counted under its id once published, like a load; a draft, another’s or a deleted one is 404', async () => {
+    using app = testApp({ now: manualClock().now });
+    const alice = await owner(app);
+    const bob = await owner(app);
+    await create(app, alice, quote());
+    // Never published: refused as its load is, and counted nowhere.
+    const draft = await report(app, alice.apiKey, 'roof-quote', ['view']);
+    expect({ status: draft.status, error: draft.json.error }).toEqual({
+      status: 404,
+      error: { code: 'calculator_not_found', message: 'There is no calculator "roof-quote".' },
+    });
+    await publish(app, alice, 'roof-quote');
+    expect((await report(app, alice.apiKey, 'roof-quote', ['view', 'start'])).status).toBe(204);
+    expect((await report(app, alice.apiKey, 'roof-quote', ['complete'])).status).toBe(204);
+    // Bob's key does not reach Alice's calculator.
+    expect((await report(app, bob.apiKey, 'roof-quote', ['view'])).status).toBe(404);
+
+    const funnel = [{ date: TODAY, calcId: 'roof-quote', domain: SHOP, views: 1, starts: 1, completes: 1, submits: 0 }];
+    const alices = await usage(app, alice);
+    expect(alices.funnel).toEqual(funnel);
+    // Reports are never loads.
+    expect(alices.rows).toEqual([]);
+    const totals = (await app.request('GET', '/v1/usage/funnel?calcId=roof-quote', { token: alice.token })).json;
+    expect(totals.calculators).toEqual([
+      {
+        calcId: 'roof-quote',
+        views: 1,
+        starts: 1,
+        completes: 1,
+        submits: 0,
+        rates: { viewToStart: 1, startToComplete: 1, completeToSubmit: 0 },
+      },
+    ]);
+    // Deleted: its reports are refused; the funnel it had stays.
+    await remove(app, alice, 'roof-quote');
+    expect((await report(app, alice.apiKey, 'roof-quote', ['view'])).status).toBe(404);
+    await app.flush();
+    expect((await usage(app, alice)).funnel).toEqual(funnel);
+    expect((await usage(app, bob)).funnel).toEqual([]);
   });
 });

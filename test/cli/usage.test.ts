@@ -206,6 +206,68 @@ describe('calc usage: calls turned away and pulls not made', () => {
   });
 });
 
+describe('calc usage --funnel', () => {
+  test("a row per calculator and a total, each step beside its rate; narrowed; --json is the route's body", async () => {
+    const owner = await signedInOwner();
+    for (const [day, calcId, domain, event, count] of [
+      ['2026-03-01', 'bmi', SHOP, 'view', 1500],
+      ['2026-03-01', 'bmi', SHOP, 'start', 480],
+      ['2026-03-02', 'bmi', SHOP, 'complete', 420],
+      ['2026-03-02', 'bmi', SHOP, 'submit', 105],
+      ['2026-03-02', 'bmi', BLOG, 'view', 500],
+      ['2026-03-02', 'tip', BLOG, 'view', 40],
+    ] as const)
+      writeRows('INSERT INTO funnel_daily VALUES (?, ?, ?, ?, ?, ?)', owner.id, day, calcId, domain, event, count);
+    const range = ['--from', '2026-03-01', '--to', '2026-03-02'];
+    const legend =
+      'STARTED = starts / views, COMPLETED = completes / starts, SUBMITTED = submits / completes; "-" where the step before counted nothing.';
+    const all = await owner.calc('usage', '--funnel', ...range);
+    expect(all.exitCode).toBe(0);
+    expect(all.stdout).toBe(
+      [
+        'Funnel from 2026-03-01 to 2026-03-02 (UTC):',
+        '',
+        'CALCULATOR  VIEWS  STARTS  STARTED  COMPLETES  COMPLETED  SUBMITS  SUBMITTED',
+        'bmi         2,000     480    24.0%        420      87.5%      105      25.0%',
+        'tip            40       0     0.0%          0          -        0          -',
+        'TOTAL       2,040     480    23.5%        420      87.5%      105      25.0%',
+        '',
+        legend,
+        '',
+      ].join('\n'),
+    );
+    const shop = await owner.calc('usage', '--funnel', ...range, '--calc', 'bmi', '--domain', 'https://Shop.Example');
+    expect(shop.stdout).toBe(
+      [
+        'Funnel from 2026-03-01 to 2026-03-02 (UTC), calculator bmi on https://shop.example:',
+        '',
+        'CALCULATOR  VIEWS  STARTS  STARTED  COMPLETES  COMPLETED  SUBMITS  SUBMITTED',
+        'bmi         1,500     480    32.0%        420      87.5%      105      25.0%',
+        '',
+        legend,
+        '',
+      ].join('\n'),
+    );
+    const json = await owner.calc('usage', '--funnel', ...range, '--calc', 'tip', '--json');
+    expect(json.exitCode).toBe(0);
+    const token = JSON.parse(await Bun.file(`${owner.configDir}/credentials.json`).text()).token as string;
+    const direct = await fetch(`${session.url}/v1/usage/funnel?from=2026-03-01&to=2026-03-02&calcId=tip`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(jsonOf(json.stdout)).toEqual(await direct.json());
+    expect(jsonOf<{ total: { views: number } }>(json.stdout).total.views).toBe(40);
+    const empty = await owner.calc('usage', '--funnel', '--from', '2025-06-01', '--to', '2025-06-30');
+    expect(empty.stdout).toBe(
+      'No funnel steps from 2025-06-01 to 2025-06-30 (UTC). Widgets report them unless data-analytics="off" (docs/embedding.md).\n',
+    );
+    const wildcard = await owner.calc('usage', '--funnel', '--domain', 'https://*.shop.example');
+    expect(wildcard.exitCode).toBe(1);
+    expect(wildcard.stderr).toContain('not a wildcard');
+    // --calc and --domain narrow the funnel only.
+    expect((await owner.calc('usage', '--calc', 'bmi')).exitCode).toBe(2);
+  });
+});
+
 describe('quota warnings in calc whoami and calc usage', () => {
   test('from 80 % on, and when the quota is used up', async () => {
     const owner = await signedInOwner();

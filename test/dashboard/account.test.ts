@@ -97,3 +97,101 @@ test(
   },
   FLOW_TIMEOUT_MS,
 );
+
+/** The secrets that sign now, read on the server's side. */
+const activeSecrets = (accountId: string) => suite.server.app.signingSecrets.active(accountId);
+
+test(
+  'signing secret: shown right after sign-in; later, revealing it asks for the password',
+  async () => {
+    const owner = await newOwner();
+    const [secret] = await activeSecrets(owner.id);
+    const { context, page } = await accountPage();
+    await signIn(page, owner.email);
+    const card = page.getByRole('region', { name: 'Signing secret and visitor context' });
+    await card.getByRole('button', { name: 'Reveal secret' }).click();
+    await card.getByText(secret ?? 'missing').waitFor();
+
+    // Six minutes on, the session is no longer fresh: the page holds only the last four characters.
+    suite.server.advance(6 * 60_000);
+    await page.reload();
+    await card.getByText(`whsec_••••••••••••••••${secret?.slice(-4)}`).waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await card.getByRole('button', { name: 'Reveal secret' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reveal the signing secret' });
+    await dialog.getByLabel('Password').fill('not my password at all');
+    await dialog.getByRole('button', { name: 'Reveal' }).click();
+    await card.getByRole('alert').filter({ hasText: 'The password is wrong.' }).waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await card.getByRole('button', { name: 'Reveal secret' }).click();
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Reveal' }).click();
+    await card.getByText(secret ?? 'missing').waitFor();
+    await context.close();
+  },
+  FLOW_TIMEOUT_MS,
+);
+
+test(
+  'rotate: asks for the password; "end the previous secret now" leaves only the new one',
+  async () => {
+    const owner = await newOwner();
+    const [first] = await activeSecrets(owner.id);
+    const { context, page } = await accountPage();
+    await signIn(page, owner.email);
+    const card = page.getByRole('region', { name: 'Signing secret and visitor context' });
+    await card.getByRole('button', { name: 'Rotate secret' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByLabel('End the previous secret now (it may have leaked)').check();
+    await dialog.getByRole('button', { name: 'Rotate' }).click();
+    await page.getByText('New signing secret created; the previous one no longer works.').waitFor();
+    const active = await activeSecrets(owner.id);
+    expect(active).toHaveLength(1);
+    expect(active).not.toContain(first);
+    await context.close();
+  },
+  FLOW_TIMEOUT_MS,
+);
+
+test(
+  'sign out everywhere can replace the signing secret too; it asks for the password',
+  async () => {
+    const owner = await newOwner();
+    const [first] = await activeSecrets(owner.id);
+    const { context, page } = await accountPage();
+    await signIn(page, owner.email);
+    const sessions = page.getByRole('region', { name: 'Sessions' });
+    await sessions.getByLabel('Also replace the signing secret').check();
+    await sessions.getByLabel('Password').fill(PASSWORD);
+    await sessions.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByText('You are signed out everywhere, and the signing secret was replaced.').waitFor();
+    expect((await suite.server.api('GET', '/v1/account', owner.token)).status).toBe(401);
+    expect(await activeSecrets(owner.id)).not.toContain(first);
+    await context.close();
+  },
+  FLOW_TIMEOUT_MS,
+);
+
+test(
+  'change password can replace the signing secret at once',
+  async () => {
+    const owner = await newOwner();
+    const [first] = await activeSecrets(owner.id);
+    const { context, page } = await accountPage();
+    await signIn(page, owner.email);
+    const form = page.getByRole('region', { name: 'Change password' });
+    await form.getByLabel('Current password').fill(PASSWORD);
+    await form.getByLabel('New password').fill('a brand new password');
+    await form.getByLabel('Also replace the signing secret').check();
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await page
+      .getByText('Password changed. Every other session is signed out. The signing secret was replaced.')
+      .waitFor();
+    const active = await activeSecrets(owner.id);
+    expect(active).toHaveLength(1);
+    expect(active).not.toContain(first);
+    await context.close();
+  },
+  FLOW_TIMEOUT_MS,
+);

@@ -212,18 +212,19 @@ test(
     const page = await context.newPage();
     await page.goto(`${suite.server.url}/dashboard/account`);
     await signIn(page, owner.email);
-    const first = (await suite.server.api('GET', '/v1/account/signing-secret', owner.token)).json;
+    const secret = async () =>
+      (await suite.server.api('POST', '/v1/account/signing-secret/reveal', owner.token, { password: PASSWORD })).json;
+    const first = await secret();
     await page.getByRole('button', { name: 'Reveal secret' }).waitFor();
     expect(await page.locator('main').textContent()).not.toContain(first.signingSecret);
     await page.getByRole('button', { name: 'Reveal secret' }).click();
     await page.getByText(first.signingSecret).waitFor();
     await page.getByRole('button', { name: 'Rotate secret' }).click();
-    await page
-      .getByRole('dialog', { name: 'Rotate the signing secret?' })
-      .getByRole('button', { name: 'Rotate' })
-      .click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Rotate' }).click();
     await page.getByText('New signing secret created').waitFor();
-    const second = (await suite.server.api('GET', '/v1/account/signing-secret', owner.token)).json;
+    const second = await secret();
     expect(second.signingSecret).not.toBe(first.signingSecret);
     expect(second.previousValidUntil).not.toBeNull();
     await page.getByText(second.signingSecret).waitFor();

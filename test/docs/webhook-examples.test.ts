@@ -11,6 +11,7 @@ import { listeningOn, ROOT } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { testApp, type TestApp } from '../helpers/test-app.ts';
 import { closedPort } from '../helpers/webhook-target.ts';
+import { signedPullHeaders } from '../../src/webhook/signature.ts';
 
 setDefaultTimeout(30_000);
 
@@ -132,6 +133,18 @@ async function checkLanguage(language: Language) {
       headers: { 'Calc-Visitor': 'cust_42', 'Calc-Signature': `t=${Math.floor(Date.now() / 1000) - 400},v1=00` },
     });
     expect(stale.status).toBe(401);
+    // v2, which has one reading: a genuine signature verifies; the same signature with text
+    // moved from the origin into the visitor does not (under v1 it would), nor a v1 alone.
+    const genuine = signedPullHeaders(
+      { url, calcId: 'bmi', origin: ORIGIN, visitor: 'x.y,v1=00' },
+      [secret],
+      Date.now() / 1000,
+    );
+    expect((await fetch(url, { headers: genuine })).status).toBe(200);
+    const shifted = { ...genuine, 'Calc-Origin': `${ORIGIN}.x`, 'Calc-Visitor': 'y,v1=00' };
+    expect((await fetch(url, { headers: shifted })).status).toBe(401);
+    const v1Only = { ...genuine, 'Calc-Signature': (genuine['Calc-Signature'] ?? '').replace(/,v2=[0-9a-f]+/g, '') };
+    expect((await fetch(url, { headers: v1Only })).status).toBe(401);
     const stranger = await app.signup();
     await app.accounts.setPlan(stranger.id, 'extra');
     await app.request('PUT', '/v1/widget-config/bmi', {

@@ -188,6 +188,15 @@ describe('the compiled executable', () => {
       expect(script.headers.get('content-type')).toContain('javascript');
       expect(script.headers.get('content-encoding')).toBe('br');
       expect(script.headers.get('etag')).toBeTruthy();
+      // The catalogue's template files, whose names the script holds, are inside too.
+      const scriptText = await (await fetch(`${first.url}/widget.js`)).text();
+      const bmiFile = /"(bmi\.[0-9a-f]{12}\.json)"/.exec(scriptText)?.[1];
+      const template = await fetch(`${first.url}/widget/calculators/${bmiFile}`, {
+        headers: { 'accept-encoding': 'br' },
+      });
+      expect(template.status).toBe(200);
+      expect(template.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(((await template.json()) as { id: string }).id).toBe('bmi');
       // The API reference's script is inside the executable too, plain and compressed.
       const redoc = await fetch(`${first.url}/docs/redoc.standalone.js`);
       expect(redoc.status).toBe(200);

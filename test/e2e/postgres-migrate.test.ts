@@ -49,6 +49,9 @@ test('calc admin migrate: everything an owner had on SQLite works through server
       // A refused call and the owner's limits go across too.
       const refused = await callJson(lite.url, 'POST', '/v1/widget/load', { apiKey, domain: OTHER, calcId: 'bmi' });
       expect(refused.status).toBe(403);
+      // Funnel steps go across too.
+      const funnel = { apiKey, domain: ORIGIN, calcId: 'bmi', events: ['view', 'start'] };
+      expect((await callJson(lite.url, 'POST', '/v1/widget/events', funnel)).status).toBe(204);
       expect((await callJson(lite.url, 'PUT', '/v1/account/limits', LIMITS, token)).status).toBe(200);
       // A results endpoint with its sealed secret, a delivered event and its log entry.
       const endpoint = await callJson(lite.url, 'PUT', '/v1/account/results-endpoint', { url: events.url() }, token);
@@ -72,6 +75,7 @@ test('calc admin migrate: everything an owner had on SQLite works through server
       usage: 1,
       refused_daily: 1,
       skipped_daily: 0,
+      funnel_daily: 2,
       results_endpoints: 1,
       delivery_events: 1,
       delivery_attempts: 1,
@@ -100,6 +104,8 @@ test('calc admin migrate: everything an owner had on SQLite works through server
       });
       const refusedRows = (await callJson(server.url, 'GET', '/v1/usage', undefined, token)).json.refused;
       expect(refusedRows).toMatchObject([{ calcId: 'bmi', reason: 'domain_not_registered', count: 1 }]);
+      const funnel = (await callJson(server.url, 'GET', '/v1/usage/funnel', undefined, token)).json;
+      expect(funnel.total).toMatchObject({ views: 1, starts: 1, completes: 0, submits: 0 });
       const domains = await callJson(server.url, 'GET', '/v1/domains', undefined, token);
       expect(JSON.stringify(domains.json)).toContain(ORIGIN);
       const before = shop.hits;

@@ -83,6 +83,54 @@ test('two compiled servers on one database: both start together and share every 
   }
 }, 120_000);
 
+test('funnel steps reported to two servers at once add up exactly in the shared database, none doubled', async () => {
+  const { calc, pg } = setup;
+  using dir = tempDir();
+  const env = { ...SECRETS, CALC_DATABASE_URL: await pg.createDatabase() };
+  const [a, b] = await startTogether(calc, dir.path, env);
+  try {
+    const signup = await callJson(a.url, 'POST', '/v1/auth/signup', {
+      email: 'owner@shop.example',
+      password: 'correct horse battery',
+    });
+    const token: string = signup.json.token;
+    const apiKey: string = signup.json.account.apiKey;
+    expect((await callJson(a.url, 'POST', '/v1/domains', { domain: ORIGIN }, token)).status).toBe(201);
+    const report = (base: string, events: string[]) =>
+      callJson(base, 'POST', '/v1/widget/events', { apiKey, domain: ORIGIN, calcId: 'bmi', events });
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        report(i % 2 === 0 ? a.url : b.url, i % 3 === 0 ? ['view', 'start', 'complete'] : ['view']),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 60 }, () => 204));
+    const expected = { views: 60, starts: 20, completes: 20, submits: 0 };
+    /** The totals one server answers once the other's flush (every second) has reached the database. */
+    const totalsOn = async (base: string) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const { total } = (await callJson(base, 'GET', '/v1/usage/funnel', undefined, token)).json;
+        if (total.views === expected.views || Date.now() > deadline) return total;
+        await Bun.sleep(50);
+      }
+    };
+    expect(await totalsOn(a.url)).toMatchObject(expected);
+    expect(await totalsOn(b.url)).toMatchObject(expected);
+    expect((await a.stop()).exitCode).toBe(0);
+    expect((await b.stop()).exitCode).toBe(0);
+    const again = await startServe([calc], ['--data', join(dir.path, 'a')], env);
+    try {
+      const usage = (await callJson(again.url, 'GET', '/v1/usage', undefined, token)).json;
+      expect(usage.funnel).toMatchObject([{ calcId: 'bmi', domain: ORIGIN, ...expected }]);
+      expect(usage.period.used).toBe(0);
+    } finally {
+      await again.stop();
+    }
+  } finally {
+    for (const server of [a, b]) if (server.proc.exitCode === null) await server.stop();
+  }
+}, 120_000);
+
 test('failed sign-ins are limited across servers: guesses spread over two servers meet one limit', async () => {
   const { calc, pg } = setup;
   using dir = tempDir();

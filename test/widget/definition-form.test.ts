@@ -1,11 +1,9 @@
 /**
- * The widget's form model on a definition the script does not bundle, without a browser:
- * toggles and selects under the pre-fill rules, visibleIf, and what calc:result reports;
- * and the bundle's stripping of catalogue text a visitor never sees.
+ * The widget's form model on an owner's definition, without a browser: toggles and selects
+ * under the pre-fill rules, visibleIf, and what calc:result reports.
  */
 import { describe, expect, test } from 'bun:test';
 import type { Definition } from '../../src/definition/types.ts';
-import { dropStrippedText, stripOwnerText } from '../../widget/build/strip-owner-text.ts';
 import {
   applyPrefill,
   computeResult,
@@ -101,14 +99,5 @@ describe('a definition with toggles', () => {
     expect(
       toInputValues(JSON.parse('{"a": 1, "b": "x", "c": true, "d": null, "e": [1], "__proto__": {"f": 1}}')),
     ).toEqual({ a: 1, b: 'x', c: true });
-  });
-});
-
-describe('bundle text stripping', () => {
-  test('what stripOwnerText empties goes altogether, with the catalogue category', () => {
-    const source = `const t = {\n  category: 'health',\n  notes: 'For owners.',\n  definition: { id: 'x', description: 'About.', inputs: [{ key: 'a', help: 'Takes \`b\`.' }, { help: 'Shown.' }] },\n};`;
-    expect(dropStrippedText(stripOwnerText(source))).toBe(
-      `const t = {\n  \n  \n  definition: { id: 'x',  inputs: [{ key: 'a',  }, { help: 'Shown.' }] },\n};`,
-    );
   });
 });

@@ -1,9 +1,8 @@
-/** The widget's DOM-free logic: number parsing, pre-fill precedence, unit switching, the bundle's text stripping. */
+/** The widget's DOM-free logic: number parsing, pre-fill precedence, unit switching, the route helpers. */
 import { describe, expect, test } from 'bun:test';
 import { getTemplate } from '../../src/calculators/index.ts';
 import type { Definition as CalculatorDefinition } from '../../src/definition/types.ts';
 import { chooseEncoding, matchesEtag } from '../../src/http/encoding.ts';
-import { stripOwnerText } from '../../widget/build/strip-owner-text.ts';
 import { convertDisplayed } from '../../widget/src/convert.ts';
 import {
   applyPrefill,
@@ -165,20 +164,7 @@ describe('form model', () => {
   });
 });
 
-describe('bundle and route helpers', () => {
-  test('stripOwnerText empties description, notes and key help literals, and nothing else', () => {
-    const source = `const a = { id: 'x', description: 'Say "hi"', help: 'kept', notes:\n    'one ' +\n    "two",\n};\nconst b = { description: \`t\` };\nconst c = { notes: dynamic() };`;
-    expect(stripOwnerText(source)).toBe(
-      `const a = { id: 'x', description: '', help: 'kept', notes:\n    '',\n};\nconst b = { description: '' };\nconst c = { notes: dynamic() };`,
-    );
-    expect(stripOwnerText('x = { description: `a ${b}` }')).toBe("x = { description: '' }");
-    expect(stripOwnerText('x = { description: `a ${{ b }}` }')).toBe('x = { description: `a ${{ b }}` }');
-    // Help that names API keys in backquotes is for owners; the rest is for visitors.
-    expect(stripOwnerText("f = { help: 'Takes precedence over `weight`.', x: 1 }")).toBe("f = { help: '', x: 1 }");
-    expect(stripOwnerText('f = { help: `${label} wins over \\`${key}\\`.` }')).toBe("f = { help: '' }");
-    expect(stripOwnerText("f = { help: 'Paid monthly.' }")).toBe("f = { help: 'Paid monthly.' }");
-  });
-
+describe('route helpers', () => {
   test('encoding: br over gzip over identity; q=0 refuses', () => {
     expect(chooseEncoding('gzip, deflate, br, zstd')).toBe('br');
     expect(chooseEncoding('gzip')).toBe('gzip');

@@ -137,8 +137,9 @@ describe('elements added and removed after load', () => {
     await waitForEvent(page, 'calc:ready', 'b');
     await field(page, 'a', 'weight').fill('80');
     expect(await resultValue(page, 'a').textContent()).toBe('26.1');
-    // The auto theme watches the page: one more observer while it lives; each form listens.
-    expect(await held()).toMatchObject({ detached: 0, global: 0, observers: 2 });
+    // The auto theme watches the page: one more observer while it lives; each form listens;
+    // each widget that reports its funnel hears when the page is hidden.
+    expect(await held()).toMatchObject({ detached: 0, global: 2, observers: 2 });
     expect((await held()).all).toBeGreaterThan(0);
 
     // A widget whose load is still in flight when the app removes it.

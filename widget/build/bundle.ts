@@ -1,26 +1,37 @@
 /**
- * Bundles the embed script: widget/src/index.ts → one minified browser IIFE, and the
- * language packs (widget/i18n/*.json) → minified JSON under content-hashed names, which
- * the script knows. Run as a subprocess by the server's bundle macro (Bun.build cannot
- * run inside a macro) with `--json`, and by `bun widget/build/bundle.ts > widget.js` by hand.
+ * Bundles the embed script: widget/src/index.ts → one minified browser IIFE; the language
+ * packs (widget/i18n/*.json) and the catalogue's templates → minified JSON under
+ * content-hashed names, which the script knows. Run as a subprocess by the server's
+ * bundle macro (Bun.build cannot run inside a macro) with `--json`, and by
+ * `bun widget/build/bundle.ts > widget.js` by hand.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { templates } from '../../src/calculators/index.ts';
 import { compressed, type BuiltFile } from './compress.ts';
 import { PACKS_DIR, packLanguages } from './packs.ts';
-import { dropStrippedText, stripOwnerText } from './strip-owner-text.ts';
 import { translatableTexts } from './texts.ts';
 
 const root = join(import.meta.dir, '..', '..');
-const calculatorsDir = join(root, 'src', 'calculators');
 
-export interface LanguagePack {
-  language: string;
-  /** `<language>.<hash>.json`: a new text is a new name, so the file can be cached forever. */
+/** A static JSON file the script fetches: a new content is a new name, so it can be cached forever. */
+interface HashedFile {
+  /** `<name>.<hash>.json`. */
   file: string;
   json: string;
 }
+
+export interface LanguagePack extends HashedFile {
+  language: string;
+}
+
+/** A catalogue template's definition, exactly as the load answer carries it (`calculator.definition`). */
+export interface TemplateFile extends HashedFile {
+  id: string;
+}
+
+const hashOf = (json: string): string => createHash('sha256').update(json).digest('hex').slice(0, 12);
 
 /** Every pack, reduced to the texts the widget shows (a stale entry costs no bytes). */
 export function readPacks(): LanguagePack[] {
@@ -31,12 +42,26 @@ export function readPacks(): LanguagePack[] {
       keys.flatMap((key) => (typeof all[key] === 'string' && Object.hasOwn(all, key) ? [[key, all[key]]] : [])),
     );
     const json = JSON.stringify(kept);
-    const hash = createHash('sha256').update(json).digest('hex').slice(0, 12);
-    return { language, file: `${language}.${hash}.json`, json };
+    return { language, file: `${language}.${hashOf(json)}.json`, json };
   });
 }
 
-export async function bundleWidget(packs: LanguagePack[] = readPacks()): Promise<string> {
+/**
+ * The catalogue's templates, one file each: the script renders a catalogue calculator
+ * from its file, fetched beside the load request, instead of carrying all twelve
+ * (docs/decisions.md, "Templates as files").
+ */
+export function readTemplateFiles(): TemplateFile[] {
+  return templates.map(({ definition }) => {
+    const json = JSON.stringify(definition);
+    return { id: definition.id, file: `${definition.id}.${hashOf(json)}.json`, json };
+  });
+}
+
+export async function bundleWidget(
+  packs: LanguagePack[] = readPacks(),
+  templateFiles: TemplateFile[] = readTemplateFiles(),
+): Promise<string> {
   const result = await Bun.build({
     entrypoints: [join(root, 'widget', 'src', 'index.ts')],
     target: 'browser',
@@ -45,21 +70,8 @@ export async function bundleWidget(packs: LanguagePack[] = readPacks()): Promise
     sourcemap: 'none',
     define: {
       CALC_LANGUAGE_PACKS: JSON.stringify(Object.fromEntries(packs.map((pack) => [pack.language, pack.file]))),
+      CALC_TEMPLATES: JSON.stringify(Object.fromEntries(templateFiles.map((template) => [template.id, template.file]))),
     },
-    plugins: [
-      {
-        name: 'strip-owner-text',
-        setup(build) {
-          build.onLoad({ filter: /[\\/]src[\\/]calculators[\\/].+\.ts$/ }, async ({ path }) => {
-            const source = await Bun.file(path).text();
-            return {
-              contents: path.startsWith(calculatorsDir) ? dropStrippedText(stripOwnerText(source)) : source,
-              loader: 'ts',
-            };
-          });
-        },
-      },
-    ],
   });
   if (!result.success) throw new AggregateError(result.logs, 'widget bundle failed');
   const [output] = result.outputs;
@@ -67,17 +79,21 @@ export async function bundleWidget(packs: LanguagePack[] = readPacks()): Promise
   return output.text();
 }
 
-/** What the server serves: the script and the packs by file name, each precompressed. */
+/** What the server serves: the script, and the packs and templates by file name, each precompressed. */
 export interface WidgetBundle {
   script: BuiltFile;
   packs: Record<string, BuiltFile>;
+  templates: Record<string, BuiltFile>;
 }
+
+const byFile = async (files: HashedFile[]): Promise<Record<string, BuiltFile>> =>
+  Object.fromEntries(await Promise.all(files.map(async ({ file, json }) => [file, await compressed(json)] as const)));
 
 async function builtBundle(): Promise<WidgetBundle> {
   const packs = readPacks();
-  const script = await compressed(await bundleWidget(packs));
-  const built = await Promise.all(packs.map(async (pack) => [pack.file, await compressed(pack.json)] as const));
-  return { script, packs: Object.fromEntries(built) };
+  const templateFiles = readTemplateFiles();
+  const script = await compressed(await bundleWidget(packs, templateFiles));
+  return { script, packs: await byFile(packs), templates: await byFile(templateFiles) };
 }
 
 if (import.meta.main) {

@@ -1,22 +1,17 @@
 /**
  * Languages: English is built in; every other language is a pack fetched on demand from
  * the script's own origin under a content-hashed, immutable name, once per page and
- * language however many widgets use it. A pack that fails to load leaves English.
+ * language however many widgets use it (static-file.ts). A pack that fails to load leaves English.
  */
+import { builtNames, fetchFile, fileInMemory } from './static-file.ts';
+
 export type Pack = ReadonlyMap<string, string>;
 /** Translates an English text (see texts.ts), filling its `{name}` slots. */
 export type Translate = (english: string, slots?: Record<string, string>) => string;
 
-// Set at bundle time to { de: "de.<hash>.json", … }; absent when the sources run unbundled.
+// Set at bundle time to { de: "de.<hash>.json", … }.
 declare const CALC_LANGUAGE_PACKS: Record<string, string> | undefined;
-// Read in one place: the bundler writes the whole map at each mention.
-const PACK_FILES: Record<string, string> = (() => {
-  try {
-    return CALC_LANGUAGE_PACKS ?? {};
-  } catch {
-    return {};
-  }
-})();
+const PACK_FILES = builtNames(() => CALC_LANGUAGE_PACKS);
 
 // Right-to-left scripts, for the packs that may come.
 const RTL = new Set(['ar', 'he', 'fa', 'ur']);
@@ -37,12 +32,11 @@ export function textLanguage(locale: string): string {
 
 export const directionOf = (language: string): 'rtl' | 'ltr' => (RTL.has(language) ? 'rtl' : 'ltr');
 
-const loaded = new Map<string, Pack>();
-const loading = new Map<string, Promise<Pack | undefined>>();
+const packUrl = (apiOrigin: string, language: string) => `${apiOrigin}/widget/i18n/${PACK_FILES[language]}`;
 
 /** A pack already in memory: the pack, `null` for English, `undefined` when it must be fetched. */
-export function packInMemory(language: string): Pack | null | undefined {
-  return language === 'en' ? null : loaded.get(language);
+export function packInMemory(apiOrigin: string, language: string): Pack | null | undefined {
+  return language === 'en' ? null : (fileInMemory(packUrl(apiOrigin, language)) as Pack | undefined);
 }
 
 /** Only own string entries: a pack is data, and "__proto__" must stay a plain key. */
@@ -53,20 +47,5 @@ function toPack(json: unknown): Pack | undefined {
   return pack;
 }
 
-export function fetchPack(apiOrigin: string, language: string): Promise<Pack | undefined> {
-  let pending = loading.get(language);
-  if (!pending) {
-    pending = fetch(`${apiOrigin}/widget/i18n/${PACK_FILES[language]}`, { credentials: 'omit', mode: 'cors' })
-      .then((response) => (response.ok ? response.json() : undefined))
-      .then(toPack)
-      .catch(() => undefined)
-      .then((pack) => {
-        if (pack) loaded.set(language, pack);
-        // A failure is not remembered: the next widget tries again.
-        else loading.delete(language);
-        return pack;
-      });
-    loading.set(language, pending);
-  }
-  return pending;
-}
+export const fetchPack = (apiOrigin: string, language: string): Promise<Pack | undefined> =>
+  fetchFile(packUrl(apiOrigin, language), toPack);

@@ -16,8 +16,7 @@ declare global {
 }
 
 /** The API lives where this script was loaded from. */
-function apiOrigin(): string {
-  const script = document.currentScript;
+function apiOrigin(script: HTMLOrSVGScriptElement | null): string {
   const src = script instanceof HTMLScriptElement && script.src ? script.src : undefined;
   try {
     return new URL(src ?? location.href).origin;
@@ -38,7 +37,9 @@ function start(): void {
   // Imported where there is no DOM (server rendering): do nothing.
   if (typeof window === 'undefined' || typeof document === 'undefined') return;
   if (!window.CalcWidget) {
-    const api = createLoader(apiOrigin(), document);
+    const script = document.currentScript;
+    // `data-analytics="off"` on the script tag: no element of the page reports its funnel.
+    const api = createLoader(apiOrigin(script), document, script?.dataset.analytics !== 'off');
     window.CalcWidget = api;
     // The snippet's stub (`window.calc = window.calc || function () { (calc.q = calc.q || []).push(arguments) }`)
     // or a plain array of calls: replay them in order, then answer calls at once.

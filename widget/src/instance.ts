@@ -1,15 +1,19 @@
 /**
- * One mounted widget. A catalogue calculator (bundled in the script) renders at once
- * (after its language pack, when the locale needs one) with its defaults and the page's
- * `data-values`; any other renders from the definition in the load answer, with a
- * loading note meanwhile. Then the answer's pre-fill applies (never over a touched
- * field); on any failure, a quiet "unavailable" note replaces everything.
+ * One mounted widget. A catalogue calculator renders with its defaults and the page's
+ * `data-values` from whichever arrives first: its template file (fetched beside the load
+ * request, cached for a year) or the load answer's definition; so it shows before a slow
+ * load answer, and without its file when the file fails. Any other id (an owner's
+ * calculator) renders from the load answer, with a loading note meanwhile. Either waits for
+ * its language pack when the locale needs one. Then the answer's pre-fill applies (never
+ * over a touched field); on any failure, a quiet "unavailable" note replaces everything.
  */
-import { getTemplate } from '../../src/calculators/index.ts';
 import { textIn } from '../../src/definition/text.ts';
 import type { Definition, Text, UnitSystem } from '../../src/definition/types.ts';
+import { primaryOutput } from '../../src/definition/view.ts';
+import { templateUrl } from './catalogue.ts';
 import { emit } from './events.ts';
 import { createFormatter, type Say } from './format.ts';
+import { createFunnel, type Funnel } from './funnel.ts';
 import {
   applyPrefill,
   computeResult,
@@ -22,22 +26,26 @@ import {
 } from './form-model.ts';
 import { fetchPack, packInMemory, textLanguage, translator, type Pack } from './i18n.ts';
 import { parseDecimal } from './locale.ts';
-import { readOptions, type MountOptions, type WidgetOptions } from './options.ts';
+import { readOptions, readRequest, type MountOptions, type WidgetOptions } from './options.ts';
 import { createView, noteRoot, type Look, type View } from './render.ts';
+import { fetchFile, fileInMemory } from './static-file.ts';
 import { adoptStyles } from './styles.ts';
 import { pageTheme } from './theme.ts';
-import { loadCalculator, type LoadOutcome } from './transport.ts';
+import { isRecord, loadCalculator, type LoadOutcome } from './transport.ts';
 
 export interface Instance {
   destroy(): void;
 }
 
-export function createInstance(host: HTMLElement, overrides: MountOptions | undefined, apiOrigin: string): Instance {
-  const options = readOptions(host, overrides);
-  const doc = host.ownerDocument;
-  // Reuse our own open root after destroy(): a shadow root can never be detached.
+export function createInstance(
+  host: HTMLElement,
+  overrides: MountOptions | undefined,
+  apiOrigin: string,
+  pageAnalytics = true,
+): Instance {
+  // Reuse our own open root after destroy(): a shadow root can never be detached. (First:
+  // an element that cannot take one spends no load.)
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
-  adoptStyles(shadow, options.nonce);
   // One signal ends everything on destroy: the pending load, every listener, the theme watch.
   const lifetime = new AbortController();
   const { signal } = lifetime;
@@ -46,15 +54,24 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
     shadow.replaceChildren();
   };
 
-  const bundled = getTemplate(options.calcId)?.definition;
-  // Asked first, rendered meanwhile: the answer can only arrive after this task ends.
-  const answer = options.apiKey
-    ? loadCalculator(
-        apiOrigin,
-        { apiKey: options.apiKey, calcId: options.calcId, domain: location.origin, context: options.context },
-        signal,
-      )
+  // The requests go out first, so that the rest of this task (Intl's first use, the
+  // styles) runs while they travel; the answers can only arrive after this task ends.
+  const { calcId, apiKey, context } = readRequest(host, overrides);
+  const template = templateUrl(apiOrigin, calcId);
+  // The file first: it is what the first render usually waits for. Shared by the page's
+  // widgets and never aborted: another widget may be waiting for it.
+  const templateFile = apiKey && template && fetchFile(template, (json) => (isRecord(json) ? json : undefined));
+  const answer = apiKey
+    ? loadCalculator(apiOrigin, { apiKey, calcId, domain: location.origin, context }, signal)
     : undefined;
+
+  const options = readOptions(host, overrides, pageAnalytics);
+  const doc = host.ownerDocument;
+  adoptStyles(shadow, options.nonce);
+  const funnel =
+    answer && options.analytics
+      ? createFunnel(host, `${apiOrigin}/v1/widget/events`, { apiKey, domain: location.origin, calcId }, signal)
+      : undefined;
   const language = textLanguage(options.locale);
 
   const start = (pack: Pack | undefined) => {
@@ -72,14 +89,19 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
     };
     if (!answer) return fail('missing_api_key', 'Set data-api-key.');
 
+    // The catalogue's texts are English, translated by the language pack; an owner's are
+    // given per language and chosen here, shown as they are.
+    const say: Say = template
+      ? (text: Text) => look.t(textIn(text, 'en'))
+      : (text: Text) => textIn(text, look.language);
     /** Renders `definition` with its defaults and the page's values, and wires the visitor's input. */
-    const show = (definition: Definition, say: Say): [FormModel, View] => {
+    const show = (definition: Definition): [FormModel, View] => {
       const model = createFormModel(definition, options.units);
       applyPrefill(model, options.values, 'embed');
       const view = createView(doc, model, look, say, createFormatter(options.locale, options.currency, look.t, say));
       shadow.replaceChildren(view.root);
       if (options.theme === 'auto') watchPageTheme(doc, view.root, signal);
-      wireInput(host, model, view, options, signal);
+      wireInput(host, model, view, options, signal, funnel);
       recompute(host, model, view, options);
       return [model, view];
     };
@@ -93,17 +115,31 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
       view.writeVisibility();
       if (changed.length > 0) recompute(host, model, view, options);
       emit(host, 'calc:ready', { calcId: options.calcId, sources: valueSources(model), values: currentValues(model) });
+      funnel?.loaded();
     };
 
-    // The catalogue's texts are English, translated by the language pack; an owner's are
-    // given per language and chosen here, shown as they are.
-    const shown = bundled && show(bundled, (text: Text) => look.t(textIn(text, 'en')));
-    if (!shown) shadow.replaceChildren(noteRoot(doc, look, 'loading'));
+    let shown: [FormModel, View] | undefined;
+    // Once the load has answered, the answer decides what is shown.
+    let answered = false;
+    const fromTemplate = (definition: unknown) => {
+      if (signal.aborted || answered || shown || definition === undefined) return;
+      try {
+        shown = show(definition as Definition);
+      } catch {
+        // A file this script cannot show: the load answer's definition will be.
+      }
+    };
+    if (templateFile) {
+      // In memory (another widget fetched it): rendered in this task, as the pack is.
+      fromTemplate(fileInMemory(template as string));
+      void templateFile.then(fromTemplate);
+    } else shadow.replaceChildren(noteRoot(doc, look, 'loading'));
     void answer.then((outcome) => {
       if (signal.aborted) return;
+      answered = true;
       if (!outcome.ok) return fail(outcome.code, outcome.message);
       try {
-        ready(shown || show(outcome.definition as Definition, (text: Text) => textIn(text, look.language)), outcome);
+        ready(shown ?? show(outcome.definition as Definition), outcome);
       } catch (error) {
         // A definition this script cannot show (a malformed answer): never an error in the page.
         fail('bad_response', `No calculator to show: ${error}`);
@@ -111,7 +147,7 @@ export function createInstance(host: HTMLElement, overrides: MountOptions | unde
     });
   };
 
-  const inMemory = packInMemory(language);
+  const inMemory = packInMemory(apiOrigin, language);
   if (inMemory !== undefined) start(inMemory ?? undefined);
   else void fetchPack(apiOrigin, language).then(start);
   return { destroy };
@@ -127,16 +163,26 @@ function watchPageTheme(doc: Document, root: HTMLElement, signal: AbortSignal): 
   signal.addEventListener('abort', () => observer.disconnect());
 }
 
-function recompute(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions): void {
+function recompute(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions) {
   const result = computeResult(model);
   view.writeResult(result);
   emit(host, 'calc:result', { calcId: options.calcId, units: model.system, values: currentValues(model), result });
+  return result;
 }
 
-function wireInput(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions, signal: AbortSignal): void {
+function wireInput(
+  host: HTMLElement,
+  model: FormModel,
+  view: View,
+  options: WidgetOptions,
+  signal: AbortSignal,
+  funnel: Funnel | undefined,
+): void {
+  const main = primaryOutput(model.definition).key;
   const changed = (key: string, value: number | string | boolean | null) => {
-    recompute(host, model, view, options);
+    const result = recompute(host, model, view, options);
     emit(host, 'calc:change', { calcId: options.calcId, key, value, values: currentValues(model) });
+    return result;
   };
 
   view.form.addEventListener(
@@ -156,7 +202,9 @@ function wireInput(host: HTMLElement, model: FormModel, view: View, options: Wid
             : parseDecimal(target.value);
       view.writeValidity(state.field.key, 'typing');
       view.writeVisibility();
-      changed(state.field.key, state.value);
+      const result = changed(state.field.key, state.value);
+      // Only the visitor's own change starts the funnel: not pre-fill, not a page script.
+      funnel?.changed(event.isTrusted, typeof result?.[main] === 'number');
     },
     { signal },
   );

@@ -28,6 +28,7 @@ const OPTION_ATTRIBUTES = [
   'data-currency',
   'data-values',
   'data-context',
+  'data-analytics',
 ];
 
 interface Mounted {
@@ -35,7 +36,8 @@ interface Mounted {
   options: MountOptions | undefined;
 }
 
-export function createLoader(apiOrigin: string, doc: Document): CalcWidgetApi {
+/** `analytics`: false when the page turned the funnel off for every element (the script tag's `data-analytics`). */
+export function createLoader(apiOrigin: string, doc: Document, analytics = true): CalcWidgetApi {
   // Weak: an element dropped where the observer cannot see (another shadow tree) can still be collected.
   const mounted = new WeakMap<Element, Mounted>();
   // The mounted elements the observer checks after a removal; only ever the live ones.
@@ -44,7 +46,7 @@ export function createLoader(apiOrigin: string, doc: Document): CalcWidgetApi {
   const mount = (element: Element, options?: MountOptions) => {
     if (!(element instanceof HTMLElement) || mounted.has(element)) return;
     try {
-      mounted.set(element, { instance: createInstance(element, options, apiOrigin), options });
+      mounted.set(element, { instance: createInstance(element, options, apiOrigin, analytics), options });
       live.add(element);
     } catch (error) {
       // E.g. the element already carries someone else's closed shadow root.

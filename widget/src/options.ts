@@ -20,6 +20,8 @@ export interface MountOptions {
   values?: InputValues;
   /** Visitor context token (`data-context`) minted by the owner's backend; sent as is. */
   context?: string;
+  /** `off`: report no funnel steps for this element (`data-analytics`). */
+  analytics?: string;
 }
 
 export interface WidgetOptions {
@@ -32,6 +34,7 @@ export interface WidgetOptions {
   nonce: string | undefined;
   values: InputValues;
   context: string | undefined;
+  analytics: boolean;
 }
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
@@ -53,7 +56,25 @@ function currencyCode(value: string | undefined): string | undefined {
   return code && /^[A-Z]{3}$/.test(code) ? code : undefined;
 }
 
-export function readOptions(element: HTMLElement, overrides: MountOptions = {}): WidgetOptions {
+/**
+ * What the requests need (the calculator, the key, the visitor context): read apart, so
+ * they go out before the rest of the options, whose locale costs Intl's first use.
+ */
+export function readRequest(
+  element: HTMLElement,
+  overrides: MountOptions = {},
+): Pick<WidgetOptions, 'calcId' | 'apiKey' | 'context'> {
+  const data = element.dataset;
+  return {
+    calcId: (overrides.calcId ?? data.calcId ?? '').trim(),
+    apiKey: (overrides.apiKey ?? data.apiKey ?? '').trim(),
+    // The server checks it; an empty attribute is no context.
+    context: (overrides.context ?? data.context)?.trim() || undefined,
+  };
+}
+
+/** `pageAnalytics`: false when the page turned the funnel off for every element (docs/embedding.md). */
+export function readOptions(element: HTMLElement, overrides: MountOptions = {}, pageAnalytics = true): WidgetOptions {
   const data = element.dataset;
   const locale = resolveLocale([
     overrides.locale,
@@ -62,8 +83,7 @@ export function readOptions(element: HTMLElement, overrides: MountOptions = {}):
     navigator.language,
   ]);
   return {
-    calcId: (overrides.calcId ?? data.calcId ?? '').trim(),
-    apiKey: (overrides.apiKey ?? data.apiKey ?? '').trim(),
+    ...readRequest(element, overrides),
     units:
       oneOf(overrides.units ?? data.units, ['metric', 'imperial'] as const) ??
       unitSystemForLocale(locale, navigator.language),
@@ -72,7 +92,6 @@ export function readOptions(element: HTMLElement, overrides: MountOptions = {}):
     currency: currencyCode(overrides.currency ?? data.currency),
     nonce: overrides.nonce ?? data.nonce,
     values: embedValues(overrides.values, data.values),
-    // The server checks it; an empty attribute is no context.
-    context: (overrides.context ?? data.context)?.trim() || undefined,
+    analytics: pageAnalytics && (overrides.analytics ?? data.analytics) !== 'off',
   };
 }

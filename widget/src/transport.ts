@@ -20,7 +20,7 @@ export interface LoadRequest {
 // The server waits up to 5 s for a webhook; past this the API itself is in trouble.
 const LOAD_TIMEOUT_MS = 15_000;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import { CliFailure } from '../../base-command.ts';
 import { OwnerCommand } from '../../owner-command.ts';
-import type { SigningSecretBody } from '../../../src/api-bodies.ts';
 import { calcIdSegment } from '../../lib/calc-id.ts';
+import { passwordStdinFlag, wholeSigningSecret } from '../../lib/signing-secret.ts';
 import { normaliseOrigin } from '../../../src/domains/origin.ts';
 import {
   type ContextClaims,
@@ -37,7 +37,7 @@ export default class ContextMint extends OwnerCommand {
     'Mint a visitor context token for data-context (for tests and backends without a JWT library).';
   static override description =
     'Signs a JWT (HS256) with your signing secret, as your backend would: `sub` is the visitor, `exp` is now plus --ttl. Put it on the page as data-context; each widget load then makes the webhook pull carry Calc-Visitor. ' +
-    'The secret comes from CALC_SIGNING_SECRET when set (nothing is sent anywhere), else from the server you are signed in to. ' +
+    'The secret comes from CALC_SIGNING_SECRET when set (nothing is sent anywhere), else from the server you are signed in to, which asks for your password when you signed in more than a few minutes ago (on a terminal, or with --password-stdin). ' +
     'Prints only the token (so `$(calc context mint …)` works); with --json, {token, claims}.';
   static override examples = [
     '<%= config.bin %> context mint --visitor cust_42',
@@ -49,6 +49,7 @@ export default class ContextMint extends OwnerCommand {
     ttl: Flags.string({ description: 'how long the token is valid: 90s, 10m, 2h … at most 24h', default: '10m' }),
     calc: Flags.string({ description: 'valid only for this calculator id' }),
     origin: Flags.string({ description: "valid only on this page's origin" }),
+    'password-stdin': passwordStdinFlag,
   };
 
   async run() {
@@ -66,10 +67,9 @@ export default class ContextMint extends OwnerCommand {
     return { token, claims };
   }
 
-  private async secret(flags: { 'api-url'?: string }): Promise<string> {
+  private async secret(flags: { 'api-url'?: string; 'password-stdin': boolean }): Promise<string> {
     const fromEnv = process.env.CALC_SIGNING_SECRET?.trim();
     if (fromEnv) return fromEnv;
-    const { body } = await this.api(flags).get<SigningSecretBody>('/v1/account/signing-secret');
-    return body.signingSecret;
+    return (await wholeSigningSecret(this.api(flags), flags['password-stdin'])).signingSecret;
   }
 }

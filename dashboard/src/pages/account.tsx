@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, messageOf } from '../api.ts';
 import { Confirm } from '../components/confirm.tsx';
@@ -10,9 +11,32 @@ import { formatDateTime } from '../format.ts';
 import { useApi } from '../use-api.ts';
 import type { AccountOverviewBody, NewTokenBody, SigningSecretBody } from '../../../src/api-bodies.ts';
 
+/** The option to replace the signing secret along with a change of credentials. */
+function RotateSecretToo(props: { id: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <>
+      <label class="check" for={props.id}>
+        <input
+          id={props.id}
+          type="checkbox"
+          checked={props.checked}
+          aria-describedby={`${props.id}-hint`}
+          onChange={(event) => props.onChange(event.currentTarget.checked)}
+        />
+        Also replace the signing secret
+      </label>
+      <p id={`${props.id}-hint`} class="hint">
+        The current signing secret stops working at once: do this when a session or the password may have leaked, then
+        put the new secret in your backend.
+      </p>
+    </>
+  );
+}
+
 function ChangePassword() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
+  const [rotate, setRotate] = useState(false);
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const [busy, setBusy] = useState(false);
   return (
@@ -26,12 +50,17 @@ function ChangePassword() {
             const { token } = await api<NewTokenBody>('POST', '/v1/account/password', {
               currentPassword: current,
               newPassword: next,
+              ...(rotate ? { rotateSigningSecret: true } : {}),
             });
             // Every other session ends; this one continues with the new token.
             startSession(token);
             setCurrent('');
             setNext('');
-            setNotice({ kind: 'ok', text: 'Password changed. Every other session is signed out.' });
+            setNotice({
+              kind: 'ok',
+              text: `Password changed. Every other session is signed out.${rotate ? ' The signing secret was replaced.' : ''}`,
+            });
+            setRotate(false);
           } catch (error) {
             setNotice({ kind: 'error', text: messageOf(error) });
           }
@@ -61,6 +90,7 @@ function ChangePassword() {
         <p id="new-password-hint" class="hint">
           At least 10 characters.
         </p>
+        <RotateSecretToo id="password-rotate-secret" checked={rotate} onChange={setRotate} />
         <button type="submit" class="primary" disabled={busy}>
           Change password
         </button>
@@ -71,48 +101,119 @@ function ChangePassword() {
 }
 
 function Sessions() {
+  const [rotate, setRotate] = useState(false);
+  const [password, setPassword] = useState('');
   const [notice, setNotice] = useState<NoticeState | null>(null);
   return (
     <section aria-labelledby="sessions-heading" class="card">
       <h2 id="sessions-heading">Sessions</h2>
       <p class="hint">Ends every session of this account: this browser, other browsers and the CLI.</p>
-      <button
-        type="button"
-        onClick={async () => {
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
           try {
-            await api('POST', '/v1/auth/logout');
-            endSession('You are signed out everywhere.');
+            await api('POST', '/v1/auth/logout', rotate ? { rotateSigningSecret: true, password } : undefined);
+            endSession(
+              rotate
+                ? 'You are signed out everywhere, and the signing secret was replaced.'
+                : 'You are signed out everywhere.',
+            );
           } catch (error) {
             setNotice({ kind: 'error', text: messageOf(error) });
           }
         }}
       >
-        Sign out everywhere
-      </button>
+        <RotateSecretToo id="sessions-rotate-secret" checked={rotate} onChange={setRotate} />
+        {rotate && (
+          <>
+            <label for="sessions-password">Password</label>
+            <input
+              id="sessions-password"
+              type="password"
+              autocomplete="current-password"
+              required
+              value={password}
+              onInput={(event) => setPassword(event.currentTarget.value)}
+            />
+          </>
+        )}
+        <button type="submit">Sign out everywhere</button>
+      </form>
       <Notice notice={notice} />
     </section>
+  );
+}
+
+/** A dialog that asks for the password before the signing secret is shown or replaced. */
+function SecretDialog(props: {
+  title: string;
+  confirmLabel: string;
+  onSubmit: (password: string, endNow: boolean) => Promise<void>;
+  onClose: () => void;
+  offerEndNow?: boolean;
+  children?: ComponentChildren;
+}) {
+  const [password, setPassword] = useState('');
+  const [endNow, setEndNow] = useState(false);
+  const [busy, setBusy] = useState(false);
+  return (
+    <Confirm
+      title={props.title}
+      confirmLabel={props.confirmLabel}
+      busy={busy}
+      onClose={props.onClose}
+      onConfirm={async () => {
+        setBusy(true);
+        await props.onSubmit(password, endNow);
+        setBusy(false);
+      }}
+    >
+      {props.children}
+      <label for="secret-password">Password</label>
+      <input
+        id="secret-password"
+        type="password"
+        autocomplete="current-password"
+        required
+        value={password}
+        onInput={(event) => setPassword(event.currentTarget.value)}
+      />
+      {props.offerEndNow && (
+        <label class="check" for="secret-end-now">
+          <input
+            id="secret-end-now"
+            type="checkbox"
+            checked={endNow}
+            onChange={(event) => setEndNow(event.currentTarget.checked)}
+          />
+          End the previous secret now (it may have leaked)
+        </label>
+      )}
+    </Confirm>
   );
 }
 
 function SigningSecret() {
   const secret = useApi<SigningSecretBody>('/v1/account/signing-secret');
   const [shown, setShown] = useState(false);
-  const [asking, setAsking] = useState(false);
+  const [asking, setAsking] = useState<'reveal' | 'rotate' | null>(null);
   const [notice, setNotice] = useState<NoticeState | null>(null);
+  // The whole secret reaches the page only right after a sign-in, or once the password is given.
+  const whole = secret.data?.signingSecret ?? null;
   return (
     <section aria-labelledby="secret-heading" class="card wide">
       <h2 id="secret-heading">Signing secret and visitor context</h2>
       <p class="hint">
         Every webhook call carries a <code>Calc-Signature</code> made with this secret, so your endpoint can check that
         the call comes from this server. Your backend also signs visitor-context tokens with it. Keep it on your servers
-        only.
+        only: showing or replacing it asks for your password.
       </p>
       {secret.error && <p role="alert">{secret.error}</p>}
       {secret.data && (
         <>
           <p>
             <code class="key" id="signing-secret">
-              {shown ? secret.data.signingSecret : 'whsec_••••••••••••••••'}
+              {shown && whole ? whole : `whsec_••••••••••••••••${secret.data.last4}`}
             </code>
           </p>
           <p class="hint">
@@ -123,23 +224,32 @@ function SigningSecret() {
             .
           </p>
           <div class="actions">
-            <button type="button" onClick={() => setShown(!shown)} aria-pressed={shown}>
-              {shown ? 'Hide secret' : 'Reveal secret'}
-            </button>
             <button
               type="button"
-              onClick={async () => {
-                try {
-                  await navigator.clipboard.writeText(secret.data?.signingSecret ?? '');
-                  setNotice({ kind: 'ok', text: 'Signing secret copied.' });
-                } catch {
-                  setNotice({ kind: 'error', text: 'Copying is blocked here: reveal the secret and copy it by hand.' });
-                }
-              }}
+              onClick={() => (shown ? setShown(false) : whole ? setShown(true) : setAsking('reveal'))}
+              aria-pressed={shown}
             >
-              Copy secret
+              {shown ? 'Hide secret' : 'Reveal secret'}
             </button>
-            <button type="button" onClick={() => setAsking(true)}>
+            {whole && (
+              <button
+                type="button"
+                onClick={async () => {
+                  try {
+                    await navigator.clipboard.writeText(whole);
+                    setNotice({ kind: 'ok', text: 'Signing secret copied.' });
+                  } catch {
+                    setNotice({
+                      kind: 'error',
+                      text: 'Copying is blocked here: reveal the secret and copy it by hand.',
+                    });
+                  }
+                }}
+              >
+                Copy secret
+              </button>
+            )}
+            <button type="button" onClick={() => setAsking('rotate')}>
               Rotate secret
             </button>
           </div>
@@ -161,23 +271,54 @@ function SigningSecret() {
           <code>Calc-Signature</code> first (see the webhooks guide).
         </li>
       </ol>
-      {asking && (
-        <Confirm
-          title="Rotate the signing secret?"
-          confirmLabel="Rotate"
-          onClose={() => setAsking(false)}
-          onConfirm={async () => {
+      {asking === 'reveal' && (
+        <SecretDialog
+          title="Reveal the signing secret"
+          confirmLabel="Reveal"
+          onClose={() => setAsking(null)}
+          onSubmit={async (password) => {
             try {
-              secret.set(await api<SigningSecretBody>('POST', '/v1/account/signing-secret'));
-              setNotice({ kind: 'ok', text: 'New signing secret created; the previous one stays valid for 24 hours.' });
+              secret.set(await api<SigningSecretBody>('POST', '/v1/account/signing-secret/reveal', { password }));
+              setShown(true);
+              setNotice(null);
             } catch (error) {
               setNotice({ kind: 'error', text: messageOf(error) });
             }
-            setAsking(false);
+            setAsking(null);
+          }}
+        />
+      )}
+      {asking === 'rotate' && (
+        <SecretDialog
+          title="Rotate the signing secret?"
+          confirmLabel="Rotate"
+          offerEndNow
+          onClose={() => setAsking(null)}
+          onSubmit={async (password, endNow) => {
+            try {
+              secret.set(
+                await api<SigningSecretBody>('POST', '/v1/account/signing-secret', {
+                  password,
+                  ...(endNow ? { now: true } : {}),
+                }),
+              );
+              setNotice({
+                kind: 'ok',
+                text: endNow
+                  ? 'New signing secret created; the previous one no longer works.'
+                  : 'New signing secret created; the previous one stays valid for 24 hours.',
+              });
+            } catch (error) {
+              setNotice({ kind: 'error', text: messageOf(error) });
+            }
+            setAsking(null);
           }}
         >
-          <p>Update your endpoint and your backend within 24 hours: after that the previous secret stops working.</p>
-        </Confirm>
+          <p>
+            Update your endpoint and your backend within 24 hours: after that the previous secret stops working. If it
+            may have leaked, end it now.
+          </p>
+        </SecretDialog>
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { DailyLoads } from '../components/daily-loads.tsx';
+import { FunnelSection } from '../components/funnel.tsx';
 import { PageTitle } from '../components/page-title.tsx';
 import { daysBetween, formatCount, isoDay } from '../format.ts';
 import { useApi } from '../use-api.ts';
@@ -116,6 +117,8 @@ export function Usage() {
   const data = usage.data;
   const days = useMemo(() => (data ? daysBetween(data.from, data.to) : []), [data]);
   const series = useMemo(() => (data ? seriesOf(data, days, by) : []), [data, days, by]);
+  // The origins the funnel can be narrowed to: those with a step in the range.
+  const funnelDomains = useMemo(() => [...new Set(data?.funnel.map((row) => row.domain))], [data]);
   const webhookTotals = useMemo(() => {
     const totals = new Map<string, number>();
     for (const row of data?.webhook ?? []) totals.set(row.outcome, (totals.get(row.outcome) ?? 0) + row.calls);
@@ -187,6 +190,7 @@ export function Usage() {
               </table>
             </div>
           )}
+          <FunnelSection from={data.from} to={data.to} domains={funnelDomains} />
           {webhookTotals.length > 0 && (
             <div class="table-scroll">
               <table>

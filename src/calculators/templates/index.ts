@@ -16,8 +16,8 @@ import type { Template } from './template.ts';
 import { tip } from './tip.ts';
 import { vat } from './vat.ts';
 
-// Templates are module-wide singletons served to every request and bundled into every
-// widget: frozen, so an accidental mutation throws instead of changing them for everyone.
+// Templates are module-wide singletons served to every request: frozen, so an accidental
+// mutation throws instead of changing them for everyone.
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);

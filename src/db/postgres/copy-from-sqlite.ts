@@ -25,6 +25,7 @@ const TABLES: readonly [SQLiteTable, PgTable][] = [
   [lite.resultsEndpoints, pg.resultsEndpoints],
   [lite.deliveryEvents, pg.deliveryEvents],
   [lite.deliveryAttempts, pg.deliveryAttempts],
+  [lite.funnelDaily, pg.funnelDaily],
 ];
 
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters. */

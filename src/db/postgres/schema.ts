@@ -3,6 +3,7 @@ import { bigint, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIn
 import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
 import { REFUSAL_REASONS } from '../../usage/refusals.ts';
+import { FUNNEL_EVENTS } from '../../usage/funnel.ts';
 import { DELIVERY_STATUSES } from '../../delivery/events.ts';
 import { PULL_OUTCOMES, SKIP_REASONS } from '../../webhook/outcomes.ts';
 
@@ -126,6 +127,24 @@ export const skippedDaily = pgTable(
   (table) => [
     primaryKey({ columns: [table.accountId, table.day, table.calcId, table.reason] }),
     index('skipped_daily_day_idx').on(table.day),
+  ],
+);
+
+export const funnelDaily = pgTable(
+  'funnel_daily',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    calcId: text('calc_id').notNull(),
+    domain: text('domain').notNull(),
+    event: text('event', { enum: FUNNEL_EVENTS }).notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.day, table.calcId, table.domain, table.event] }),
+    index('funnel_daily_day_idx').on(table.day),
   ],
 );
 

@@ -5,12 +5,14 @@ import { publishedStampSql } from '../custom-calculators-store.ts';
 import type { DomainsStore } from '../domains-store.ts';
 import type { SigningSecretsStore } from '../signing-secrets-store.ts';
 import { DAILY_DELTAS, type UsageDeltas, type UsageStore } from '../usage-store.ts';
+import type { FunnelEvent } from '../../usage/funnel.ts';
 import type { WidgetConfigStore } from '../widget-config-store.ts';
 import type { SQL } from 'bun';
 import type { PgDb } from './client.ts';
 import {
   accounts,
   domains,
+  funnelDaily,
   refusedDaily,
   signingSecrets,
   skippedDaily,
@@ -191,7 +193,23 @@ export function createPgDomainsStore(db: PgDb): DomainsStore {
 }
 
 /** The per-day tables of usage, for retention. */
-const DAILY_TABLES = { loads: usageDaily, calls: webhookDaily, refused: refusedDaily, skipped: skippedDaily } as const;
+const DAILY_TABLES = {
+  loads: usageDaily,
+  calls: webhookDaily,
+  refused: refusedDaily,
+  skipped: skippedDaily,
+  funnel: funnelDaily,
+} as const;
+
+/** One step's count of `funnel_daily`'s rows, summed (the steps side by side, as `FunnelCounts` names them). */
+const stepSum = (event: FunnelEvent) =>
+  sql<number>`sum(CASE WHEN ${funnelDaily.event} = ${event} THEN ${funnelDaily.count} ELSE 0 END)`.mapWith(Number);
+const FUNNEL_SUMS = {
+  views: stepSum('view'),
+  starts: stepSum('start'),
+  completes: stepSum('complete'),
+  submits: stepSum('submit'),
+};
 
 export function createPgUsageStore(db: PgDb): UsageStore {
   const dayRange = (column: (typeof DAILY_TABLES)[keyof typeof DAILY_TABLES]['day'], from: string, to: string) =>
@@ -243,6 +261,27 @@ export function createPgUsageStore(db: PgDb): UsageStore {
         .from(skippedDaily)
         .where(and(eq(skippedDaily.accountId, accountId), dayRange(skippedDaily.day, from, to)))
         .orderBy(asc(skippedDaily.day), asc(skippedDaily.calcId), asc(skippedDaily.reason)),
+    dailyFunnel: async (accountId, from, to) =>
+      db
+        .select({ date: funnelDaily.day, calcId: funnelDaily.calcId, domain: funnelDaily.domain, ...FUNNEL_SUMS })
+        .from(funnelDaily)
+        .where(and(eq(funnelDaily.accountId, accountId), dayRange(funnelDaily.day, from, to)))
+        .groupBy(funnelDaily.day, funnelDaily.calcId, funnelDaily.domain)
+        .orderBy(asc(funnelDaily.day), asc(funnelDaily.calcId), asc(funnelDaily.domain)),
+    funnelTotals: async (accountId, from, to, filter = {}) =>
+      db
+        .select({ calcId: funnelDaily.calcId, ...FUNNEL_SUMS })
+        .from(funnelDaily)
+        .where(
+          and(
+            eq(funnelDaily.accountId, accountId),
+            dayRange(funnelDaily.day, from, to),
+            filter.calcId === undefined ? undefined : eq(funnelDaily.calcId, filter.calcId),
+            filter.domain === undefined ? undefined : eq(funnelDaily.domain, filter.domain),
+          ),
+        )
+        .groupBy(funnelDaily.calcId)
+        .orderBy(asc(funnelDaily.calcId)),
     loadsOnDay: async (accountId, day) =>
       db
         .select({ domain: usageDaily.domain, loads: sql<number>`sum(${usageDaily.loads})`.mapWith(Number) })
@@ -259,7 +298,7 @@ export function createPgUsageStore(db: PgDb): UsageStore {
     addAll: (deltas) => addAll(db, deltas),
     pruneBefore: async (day) =>
       db.transaction(async (tx) => {
-        const pruned = { loads: 0, calls: 0, refused: 0, skipped: 0 };
+        const pruned = { loads: 0, calls: 0, refused: 0, skipped: 0, funnel: 0 };
         for (const [list, table] of Object.entries(DAILY_TABLES) as [keyof typeof DAILY_TABLES, PerDayTable][])
           pruned[list] = (await tx.delete(table).where(sql`${table.day} < ${day}`).returning({ d: table.day })).length;
         return pruned;
@@ -338,6 +377,14 @@ async function addAll(db: PgDb, deltas: UsageDeltas): Promise<void> {
         .onConflictDoUpdate({
           target: [skippedDaily.accountId, skippedDaily.day, skippedDaily.calcId, skippedDaily.reason],
           set: { count: sql`${skippedDaily.count} + excluded.count` },
+        });
+    for (const funnel of alive(deltas.funnel))
+      await tx
+        .insert(funnelDaily)
+        .values(funnel)
+        .onConflictDoUpdate({
+          target: [funnelDaily.accountId, funnelDaily.day, funnelDaily.calcId, funnelDaily.domain, funnelDaily.event],
+          set: { count: sql`${funnelDaily.count} + excluded.count` },
         });
   });
 }

@@ -3,6 +3,7 @@ import { foreignKey, index, integer, primaryKey, sqliteTable, text, uniqueIndex 
 import { DOMAIN_STATUSES } from '../../domains/status.ts';
 import { DEFAULT_PLAN, PLANS } from '../../plans.ts';
 import { REFUSAL_REASONS } from '../../usage/refusals.ts';
+import { FUNNEL_EVENTS } from '../../usage/funnel.ts';
 import { DELIVERY_STATUSES } from '../../delivery/events.ts';
 import { PULL_OUTCOMES, SKIP_REASONS } from '../../webhook/outcomes.ts';
 
@@ -144,6 +145,29 @@ export const skippedDaily = sqliteTable(
   (table) => [
     primaryKey({ columns: [table.accountId, table.day, table.calcId, table.reason] }),
     index('skipped_daily_day_idx').on(table.day),
+  ],
+);
+
+/**
+ * Funnel steps (view, start, complete, submit) per account, UTC day, calculator, page origin
+ * and step (docs/api.md, "Funnel"). Counts only: nothing about a visitor. Flushed with usage,
+ * pruned with it.
+ */
+export const funnelDaily = sqliteTable(
+  'funnel_daily',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    calcId: text('calc_id').notNull(),
+    domain: text('domain').notNull(),
+    event: text('event', { enum: FUNNEL_EVENTS }).notNull(),
+    count: integer('count').notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.day, table.calcId, table.domain, table.event] }),
+    index('funnel_daily_day_idx').on(table.day),
   ],
 );
 

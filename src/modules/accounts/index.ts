@@ -1,4 +1,4 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import type { ServerConfig } from '../../config.ts';
 import type { AccountsStore } from '../../db/accounts-store.ts';
 import { AppError } from '../../errors.ts';
@@ -7,11 +7,13 @@ import type { UsageCounter } from '../../usage/counter.ts';
 import { quotaStatus, type UsageDeps } from '../usage/index.ts';
 import { ownerAuth } from '../../http/owner-auth.ts';
 import type { LoginLimiter } from '../../limits/login-limiter.ts';
+import type { Passwords } from '../../security/passwords.ts';
 import {
   AccountEnvelope,
   AccountOverview,
   Credentials,
   Done,
+  LogoutRequest,
   NewToken,
   PasswordChange,
   PasswordConfirmation,
@@ -45,6 +47,9 @@ export interface AccountsModuleDeps {
   accounts: AccountsStore;
   tokens: TokenService;
   limiter: LoginLimiter;
+  passwords: Passwords;
+  /** A session token at most this old may replace the signing secret without the password. */
+  freshAuthSeconds: number;
   signupLimit: { check(request: Request): void };
   usage: UsageCounter;
   usageStore: UsageDeps['usageStore'];
@@ -78,7 +83,14 @@ export function accountsModule(deps: AccountsModuleDeps) {
       },
       {
         body: Credentials,
-        response: { 201: Session, 400: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse },
+        response: {
+          201: Session,
+          400: ErrorResponse,
+          403: ErrorResponse,
+          409: ErrorResponse,
+          429: ErrorResponse,
+          503: ErrorResponse,
+        },
         detail: { summary: 'Create an account' },
       },
     )
@@ -87,7 +99,7 @@ export function accountsModule(deps: AccountsModuleDeps) {
       async ({ body, request }) => session(await authenticate(deps, body, deps.clientIp(request))),
       {
         body: Credentials,
-        response: { 200: Session, 401: ErrorResponse, 429: ErrorResponse },
+        response: { 200: Session, 401: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse },
         detail: { summary: 'Sign in and get a session token' },
       },
     )
@@ -129,14 +141,16 @@ export function accountsModule(deps: AccountsModuleDeps) {
     )
     .post(
       '/v1/auth/logout',
-      async ({ account }) => {
-        await signOutEverywhere(deps, account.id);
+      async ({ account, tokenIssuedAt, body, request }) => {
+        await signOutEverywhere(deps, { account, tokenIssuedAt }, body, deps.clientIp(request));
         return { ok: true as const };
       },
       {
-        response: { 200: Done, 401: ErrorResponse },
+        body: t.Optional(LogoutRequest),
+        response: { 200: Done, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse },
         detail: {
-          summary: 'Sign out everywhere: every token issued until now stops working',
+          summary:
+            'Sign out everywhere: every token issued until now stops working; optionally replace the signing secret at once',
           security: [{ bearer: [] }],
         },
       },

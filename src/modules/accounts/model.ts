@@ -40,6 +40,12 @@ export type AccountJson = Static<typeof Account>;
 
 export const AccountEnvelope = t.Object({ account: Account });
 
+const RotateSigningSecret = t.Boolean({
+  description:
+    'Also replace the signing secret, ending the current one at once (it may have leaked with the session); your backend needs the new one',
+  examples: [true],
+});
+
 export const PasswordChange = t.Object({
   currentPassword: t.String({
     minLength: 1,
@@ -53,6 +59,7 @@ export const PasswordChange = t.Object({
     description: 'At least 10 characters',
     examples: [EXAMPLE.newPassword],
   }),
+  rotateSigningSecret: t.Optional(RotateSigningSecret),
 });
 
 export const NewToken = t.Object({
@@ -73,3 +80,16 @@ export const PasswordConfirmation = t.Object({
 });
 
 export const Done = t.Object({ ok: t.Literal(true) });
+
+export const LogoutRequest = t.Object({
+  rotateSigningSecret: t.Optional(RotateSigningSecret),
+  password: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 1024,
+      description:
+        "The account's password: needed with `rotateSigningSecret` when the session was signed in more than a few minutes ago",
+      examples: [EXAMPLE.password],
+    }),
+  ),
+});

@@ -1,15 +1,21 @@
 import { DEFAULT_PLAN, type Plan } from '../../plans.ts';
 import { type AccountRow, type AccountsStore, NO_OWNER_LIMITS } from '../../db/accounts-store.ts';
-import { AppError, invalidRequest, rateLimited } from '../../errors.ts';
+import { AppError, invalidRequest } from '../../errors.ts';
 import { newAccountId, newApiKey } from '../../secrets.ts';
-import type { SigningSecrets } from '../signing-secret/index.ts';
+import { confirmSecretAccess, type SecretAccessDeps, type SigningSecrets } from '../signing-secret/index.ts';
 import type { LoginLimiter } from '../../limits/login-limiter.ts';
+import { confirmPassword, directPasswords, type Passwords, provePassword } from '../../security/passwords.ts';
 import type { AccountJson } from './model.ts';
 
 export interface AccountsDeps {
   accounts: AccountsStore;
   now: () => Date;
+  /** The server's bounded password work; operator commands on the machine go without. */
+  passwords?: Passwords;
 }
+
+/** What checks a password: the sign-in counts and the bounded password work. */
+type PasswordDeps = AccountsDeps & { limiter: LoginLimiter; passwords: Passwords };
 
 /** What making an account needs: its signing secret is made with it. */
 export type AccountCreationDeps = AccountsDeps & { signingSecrets: Pick<SigningSecrets, 'ensure'> };
@@ -49,7 +55,7 @@ export async function createAccount(
   const row: AccountRow = {
     id: newAccountId(),
     email,
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await hashPassword(deps, input.password),
     plan: input.plan ?? DEFAULT_PLAN,
     apiKey: newApiKey(),
     createdAt: deps.now().toISOString(),
@@ -73,22 +79,27 @@ let timingHash: Promise<string> | undefined;
  * take similar time and give the same answer (no account enumeration).
  */
 export async function authenticate(
-  deps: AccountsDeps & { limiter: LoginLimiter },
+  deps: PasswordDeps,
   input: { email: string; password: string },
   clientIp: string,
 ): Promise<AccountRow> {
   if (HIDDEN.test(input.email))
     throw invalidRequest('email must not contain control or invisible formatting characters.');
   const email = input.email.trim().toLowerCase();
-  // Charged before the slow hash check, so a burst of parallel guesses cannot all pass
-  // the limit before the first failure is counted.
-  const wait = await deps.limiter.attempt(email, clientIp);
-  if (wait !== null) throw rateLimited('Too many failed sign-ins from this address.', wait);
-  const row = await deps.accounts.findByEmail(email);
-  timingHash ??= Bun.password.hash('timing-equaliser-password', { algorithm: 'argon2id' });
-  const ok = await Bun.password.verify(input.password, row?.passwordHash ?? (await timingHash));
-  if (!row || !ok) throw new AppError('invalid_credentials', 'Email or password is wrong.');
-  await deps.limiter.succeeded(email, clientIp);
+  let row: AccountRow | undefined;
+  await provePassword(
+    deps,
+    { email, clientIp },
+    async (argon2) => {
+      row = await deps.accounts.findByEmail(email);
+      const slot = await argon2();
+      timingHash ??= slot.hash('timing-equaliser-password');
+      const ok = await slot.verify(input.password, row?.passwordHash ?? (await timingHash));
+      return ok && row !== undefined;
+    },
+    'Email or password is wrong.',
+  );
+  if (!row) throw new AppError('invalid_credentials', 'Email or password is wrong.');
   return row;
 }
 
@@ -99,40 +110,28 @@ export async function rotateApiKey(deps: AccountsDeps, accountId: string): Promi
   return row;
 }
 
-/**
- * The signed-in owner proves the password again before a change that a stolen token
- * alone must not allow (a new password, deleting the account). Counted like sign-ins, so
- * a stolen token cannot be used to guess the password either.
- */
-async function confirmPassword(
-  deps: AccountsDeps & { limiter: LoginLimiter },
-  account: AccountRow,
-  password: string,
-  clientIp: string,
-): Promise<void> {
-  const wait = await deps.limiter.attempt(account.email, clientIp);
-  if (wait !== null) throw rateLimited('Too many wrong passwords from this address.', wait);
-  if (!(await Bun.password.verify(password, account.passwordHash)))
-    throw new AppError('invalid_credentials', 'The current password is wrong.');
-  await deps.limiter.succeeded(account.email, clientIp);
-}
-
 /** The moment from which tokens are refused: the next millisecond, so "until now" includes now. */
 function revokeFrom(deps: AccountsDeps): number {
   return deps.now().getTime() + 1;
 }
 
-/** A new password; every other token of the account stops working. Answers the new token's validity start. */
+/**
+ * A new password; every other token of the account stops working, and with
+ * `rotateSigningSecret` the signing secret is replaced at once. Answers the new token's
+ * validity start.
+ */
 export async function changePassword(
-  deps: AccountsDeps & { limiter: LoginLimiter },
+  deps: PasswordDeps & { signingSecrets: Pick<SigningSecrets, 'rotate'> },
   account: AccountRow,
-  input: { currentPassword: string; newPassword: string },
+  input: { currentPassword: string; newPassword: string; rotateSigningSecret?: boolean },
   clientIp: string,
 ): Promise<number> {
   checkPassword(input.newPassword);
   await confirmPassword(deps, account, input.currentPassword, clientIp);
+  const passwordHash = await hashPassword(deps, input.newPassword);
   const validAfter = revokeFrom(deps);
-  await deps.accounts.setPassword(account.id, await hashPassword(input.newPassword), validAfter);
+  await deps.accounts.setPassword(account.id, passwordHash, validAfter);
+  if (input.rotateSigningSecret) await deps.signingSecrets.rotate(account.id, { endOverlap: true });
   return validAfter;
 }
 
@@ -140,7 +139,7 @@ export async function changePassword(
 export async function resetPassword(deps: AccountsDeps, email: string, password: string): Promise<AccountRow> {
   checkPassword(password);
   const row = await operatorFind(deps, email);
-  await deps.accounts.setPassword(row.id, await hashPassword(password), revokeFrom(deps));
+  await deps.accounts.setPassword(row.id, await hashPassword(deps, password), revokeFrom(deps));
   return row;
 }
 
@@ -157,14 +156,27 @@ async function operatorFind(deps: AccountsDeps, email: string): Promise<AccountR
   return row;
 }
 
-/** Signs the account out everywhere: every token issued until now stops working. */
-export async function signOutEverywhere(deps: AccountsDeps, accountId: string): Promise<void> {
-  await deps.accounts.revokeTokens(accountId, revokeFrom(deps));
+/**
+ * Signs the account out everywhere: every token issued until now stops working. With
+ * `rotateSigningSecret` (a leaked session may have read it) the signing secret is
+ * replaced first and ends at once, which needs a fresh session or the password.
+ */
+export async function signOutEverywhere(
+  deps: AccountsDeps & SecretAccessDeps & { signingSecrets: Pick<SigningSecrets, 'rotate'> },
+  session: { account: AccountRow; tokenIssuedAt: number },
+  input: { rotateSigningSecret?: boolean; password?: string } | null | undefined,
+  clientIp: string,
+): Promise<void> {
+  if (input?.rotateSigningSecret) {
+    await confirmSecretAccess(deps, session, input.password, clientIp, 'Replacing the signing secret');
+    await deps.signingSecrets.rotate(session.account.id, { endOverlap: true });
+  }
+  await deps.accounts.revokeTokens(session.account.id, revokeFrom(deps));
 }
 
 /** Deletes the account and everything it owns, after the password is confirmed. */
 export async function deleteAccount(
-  deps: AccountsDeps & { limiter: LoginLimiter },
+  deps: PasswordDeps,
   account: AccountRow,
   password: string,
   clientIp: string,
@@ -173,6 +185,6 @@ export async function deleteAccount(
   await deps.accounts.delete(account.id);
 }
 
-function hashPassword(password: string): Promise<string> {
-  return Bun.password.hash(password, { algorithm: 'argon2id' });
+function hashPassword(deps: AccountsDeps, password: string): Promise<string> {
+  return (deps.passwords ?? directPasswords).run((argon2) => argon2.hash(password));
 }

@@ -1,4 +1,8 @@
+import type { AccountRow } from '../../db/accounts-store.ts';
 import type { SigningSecretRow, SigningSecretsStore } from '../../db/signing-secrets-store.ts';
+import { AppError } from '../../errors.ts';
+import type { LoginLimiter } from '../../limits/login-limiter.ts';
+import { confirmPassword, type Passwords } from '../../security/passwords.ts';
 import { newSigningSecret } from '../../secrets.ts';
 import type { HeaderCipher } from '../../security/header-cipher.ts';
 import type { SigningSecretJson } from './model.ts';
@@ -86,9 +90,12 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
     return Date.parse(row.previousValidUntil) > deps.now().getTime() ? row.previousValidUntil : null;
   }
 
-  function toJson(row: SigningSecretRow): SigningSecretJson {
+  /** The answer with the whole secret, or (`whole` false) only its last four characters. */
+  function toJson(row: SigningSecretRow, whole: boolean): SigningSecretJson {
+    const secret = open(row.secret, row.accountId);
     return {
-      signingSecret: open(row.secret, row.accountId),
+      signingSecret: whole ? secret : null,
+      last4: secret.slice(-4),
       createdAt: row.createdAt,
       previousValidUntil: overlapEnd(row),
     };
@@ -99,13 +106,15 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
       await ensure(accountId);
     },
 
-    read: async (accountId: string): Promise<SigningSecretJson> => toJson(await ensure(accountId)),
+    /** The secret's answer: whole, or (`whole` false, a session too old and no password) its last four characters. */
+    read: async (accountId: string, whole = true): Promise<SigningSecretJson> => toJson(await ensure(accountId), whole),
 
     /**
-     * A new secret; the current one becomes the previous and verifies for 24 more hours.
-     * A previous secret still in its overlap is dropped at once.
+     * A new secret; the current one becomes the previous and verifies for 24 more hours,
+     * or (`endOverlap`, a secret that may have leaked) stops at once. A previous secret
+     * still in its overlap is dropped at once.
      */
-    async rotate(accountId: string): Promise<SigningSecretJson> {
+    async rotate(accountId: string, { endOverlap = false } = {}): Promise<SigningSecretJson> {
       for (;;) {
         const current = await ensure(accountId);
         const now = deps.now();
@@ -113,10 +122,10 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
           accountId,
           secret: deps.cipher.sealText(newSigningSecret(), sealedFor(accountId)),
           createdAt: now.toISOString(),
-          previousSecret: current.secret,
-          previousValidUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+          previousSecret: endOverlap ? null : current.secret,
+          previousValidUntil: endOverlap ? null : new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
         };
-        if (await deps.signingSecrets.rotate(next, current.secret)) return toJson(next);
+        if (await deps.signingSecrets.rotate(next, current.secret)) return toJson(next, true);
       }
     },
 
@@ -147,3 +156,40 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
 }
 
 export type SigningSecrets = ReturnType<typeof createSigningSecrets>;
+
+/** What decides whether an owner may have the signing secret: the session's age, or the password. */
+export interface SecretAccessDeps {
+  limiter: LoginLimiter;
+  passwords: Passwords;
+  /** A token at most this old counts as a fresh sign-in. */
+  freshAuthSeconds: number;
+  now: () => Date;
+}
+
+/** Whether the session was signed in (its token issued) at most `freshAuthSeconds` ago. */
+export function isFreshSession(deps: Pick<SecretAccessDeps, 'freshAuthSeconds' | 'now'>, issuedAt: number): boolean {
+  return deps.now().getTime() - issuedAt <= deps.freshAuthSeconds * 1000;
+}
+
+/**
+ * The signing secret is a credential of its own: a stolen session token alone must not
+ * yield it. Reading it whole or replacing it needs a fresh session or the password
+ * (checked, and counted like a sign-in); otherwise 403 `password_required`.
+ */
+export async function confirmSecretAccess(
+  deps: SecretAccessDeps,
+  session: { account: AccountRow; tokenIssuedAt: number },
+  password: string | undefined,
+  clientIp: string,
+  action: string,
+): Promise<void> {
+  if (password !== undefined) {
+    await confirmPassword(deps, session.account, password, clientIp, 'The password is wrong.');
+    return;
+  }
+  if (isFreshSession(deps, session.tokenIssuedAt)) return;
+  throw new AppError(
+    'password_required',
+    `${action} needs your password: this session was signed in more than ${deps.freshAuthSeconds} seconds ago.`,
+  );
+}

@@ -1,14 +1,19 @@
 import type { Static } from 'elysia';
 import type { Plan } from '../../plans.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
-import type { UsageStore } from '../../db/usage-store.ts';
+import type { CalculatorFunnel, UsageStore } from '../../db/usage-store.ts';
+import { normaliseOrigin } from '../../domains/origin.ts';
 import { invalidRequest } from '../../errors.ts';
 import { DAY_MS, dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
-import type { QuotaPeriod, QuotaStatus, UsageQuery, UsageReport } from './model.ts';
+import { FUNNEL_COUNTS, type FunnelCounts, funnelRates, noFunnel } from '../../usage/funnel.ts';
+import type { FunnelQuery, FunnelReport, QuotaPeriod, QuotaStatus, UsageQuery, UsageReport } from './model.ts';
 
 export interface UsageDeps {
   usage: UsageCounter;
-  usageStore: Pick<UsageStore, 'dailyLoads' | 'dailyCalls' | 'dailyRefused' | 'dailySkipped' | 'loadsBetween'>;
+  usageStore: Pick<
+    UsageStore,
+    'dailyLoads' | 'dailyCalls' | 'dailyRefused' | 'dailySkipped' | 'dailyFunnel' | 'funnelTotals' | 'loadsBetween'
+  >;
   quotas: Readonly<Record<Plan, number>>;
   now: () => Date;
 }
@@ -17,6 +22,12 @@ type Report = Static<typeof UsageReport>;
 type LoadRow = Report['rows'][number];
 type CallRow = Report['webhook'][number];
 type ReasonRow = Report['refused'][number] | Report['skipped'][number];
+type FunnelRow = Report['funnel'][number];
+
+/** Adds one funnel's counts into another's. */
+function addFunnel(into: FunnelCounts, extra: FunnelCounts): void {
+  for (const count of Object.values(FUNNEL_COUNTS)) into[count] += extra[count];
+}
 
 const reasonKey = (row: ReasonRow) => `${row.date}\u0000${row.calcId}\u0000${row.reason}`;
 const addCount = (into: ReasonRow, extra: ReasonRow) => {
@@ -99,11 +110,12 @@ export async function usageReport(
   query: Static<typeof UsageQuery>,
 ): Promise<Report> {
   const { from, to } = usageRange(query, dayOf(deps.now()));
-  const [storedLoads, storedCalls, storedRefused, storedSkipped] = await Promise.all([
+  const [storedLoads, storedCalls, storedRefused, storedSkipped, storedFunnel] = await Promise.all([
     deps.usageStore.dailyLoads(account.id, from, to),
     deps.usageStore.dailyCalls(account.id, from, to),
     deps.usageStore.dailyRefused(account.id, from, to),
     deps.usageStore.dailySkipped(account.id, from, to),
+    deps.usageStore.dailyFunnel(account.id, from, to),
   ]);
   const rows = mergeSorted<LoadRow>(
     storedLoads,
@@ -123,9 +135,68 @@ export async function usageReport(
   );
   const refused = mergeSorted(storedRefused, deps.usage.pendingRefused(account.id, from, to), reasonKey, addCount);
   const skipped = mergeSorted(storedSkipped, deps.usage.pendingSkipped(account.id, from, to), reasonKey, addCount);
+  const funnel = mergeSorted<FunnelRow>(
+    storedFunnel,
+    deps.usage.pendingFunnel(account.id, from, to),
+    (row) => `${row.date}\u0000${row.calcId}\u0000${row.domain}`,
+    addFunnel,
+  );
   let total = 0;
   for (const row of rows) total += row.loads;
-  return { from, to, period: await quotaPeriod(deps, account), total, rows, webhook, refused, skipped };
+  return { from, to, period: await quotaPeriod(deps, account), total, rows, webhook, refused, skipped, funnel };
+}
+
+/** The page origin a funnel is narrowed to: one origin, as usage rows spell it. */
+function funnelDomain(domain: string): string {
+  const { origin, wildcard } = normaliseOrigin(domain);
+  if (wildcard) throw invalidRequest('domain must be one origin, such as https://shop.example, not a wildcard.');
+  return origin;
+}
+
+/**
+ * `GET /v1/usage/funnel`: the steps over a range of days, stored and not yet stored, in
+ * all and per calculator, with the rates between steps (docs/api.md, "Funnel").
+ */
+export async function funnelReport(
+  deps: UsageDeps,
+  account: AccountRow,
+  query: Static<typeof FunnelQuery>,
+): Promise<Static<typeof FunnelReport>> {
+  const { from, to } = usageRange(query, dayOf(deps.now()));
+  const domain = query.domain === undefined ? undefined : funnelDomain(query.domain);
+  const calcId = query.calcId;
+  const stored = await deps.usageStore.funnelTotals(account.id, from, to, { calcId, domain });
+  const perCalculator = new Map<string, CalculatorFunnel>(stored.map((row) => [row.calcId, row]));
+  for (const row of deps.usage.pendingFunnel(account.id, from, to)) {
+    if ((calcId !== undefined && row.calcId !== calcId) || (domain !== undefined && row.domain !== domain)) continue;
+    let into = perCalculator.get(row.calcId);
+    if (!into) {
+      into = { calcId: row.calcId, ...noFunnel() };
+      perCalculator.set(row.calcId, into);
+    }
+    addFunnel(into, row);
+  }
+  const total = noFunnel();
+  const calculators = [...perCalculator.values()]
+    .sort((a, b) => (a.calcId < b.calcId ? -1 : a.calcId > b.calcId ? 1 : 0))
+    .map((row) => {
+      addFunnel(total, row);
+      const counts: FunnelCounts = {
+        views: row.views,
+        starts: row.starts,
+        completes: row.completes,
+        submits: row.submits,
+      };
+      return { calcId: row.calcId, ...counts, rates: funnelRates(counts) };
+    });
+  return {
+    from,
+    to,
+    calcId: calcId ?? null,
+    domain: domain ?? null,
+    total: { ...total, rates: funnelRates(total) },
+    calculators,
+  };
 }
 
 /** The rate behind the forecast: loads per day over the last full days, at most this many. */

@@ -4,7 +4,8 @@ import { bundleWidgetScript } from './bundle.macro.ts' with { type: 'macro' };
 import type { BuiltFile } from './bundle.macro.ts';
 import { chooseEncoding, matchesEtag, type ScriptEncoding } from '../../http/encoding.ts';
 
-// Inlined at bundle time: the script and the language packs, with gzip/brotli copies, as literals.
+// Inlined at bundle time: the script, the language packs and the catalogue's template files,
+// with gzip/brotli copies, as literals.
 const bundle = bundleWidgetScript();
 
 const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(Buffer.from(text, 'base64'));
@@ -37,13 +38,19 @@ const script = served(
   'public, max-age=300, stale-while-revalidate=86400',
 );
 
-// A pack's name holds its content hash: a changed pack is a new URL, so each can be kept a year.
-const packs: ReadonlyMap<string, Served> = new Map(
-  Object.entries(bundle.packs).map(([file, built]) => [
-    file,
-    served(built, 'application/json; charset=utf-8', 'public, max-age=31536000, immutable'),
-  ]),
-);
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+// A pack's or template's name holds its content hash: a changed file is a new URL, so each
+// can be kept a year. A Map: names like "__proto__" find nothing.
+const hashedFiles = (files: Record<string, BuiltFile>): ReadonlyMap<string, Served> =>
+  new Map(
+    Object.entries(files).map(([file, built]) => [
+      file,
+      served(built, JSON_TYPE, 'public, max-age=31536000, immutable'),
+    ]),
+  );
+const packs = hashedFiles(bundle.packs);
+const templateFiles = hashedFiles(bundle.templates);
 
 /** Sizes of the served script, for the size checks and the benchmark. */
 export const widgetScriptSizes = {
@@ -52,13 +59,19 @@ export const widgetScriptSizes = {
   br: script.bodies.br.byteLength,
 } as const;
 
+const sizesOf = (files: ReadonlyMap<string, Served>) =>
+  [...files].map(([file, { bodies }]) => ({
+    file,
+    raw: bodies.identity.byteLength,
+    gzip: bodies.gzip.byteLength,
+    br: bodies.br.byteLength,
+  }));
+
 /** Each language pack's file name and sizes, for the checks and the benchmark. */
-export const languagePackSizes = [...packs].map(([file, pack]) => ({
-  file,
-  raw: pack.bodies.identity.byteLength,
-  gzip: pack.bodies.gzip.byteLength,
-  br: pack.bodies.br.byteLength,
-}));
+export const languagePackSizes = sizesOf(packs);
+
+/** Each catalogue template file's name and sizes, for the checks and the benchmark. */
+export const templateFileSizes = sizesOf(templateFiles);
 
 function respond(request: Request, file: Served): Response {
   const headers: Record<string, string> = {
@@ -85,7 +98,30 @@ function servedFile(contentType: string, description: string) {
   };
 }
 
-/** Serves the embed script and its language packs, precompressed, with ETags for cheap revalidation. */
+/**
+ * GET `path` for a set of content-hashed files: each by its name, any other name a 404 in
+ * the error shape. The reference's example is a name this build serves.
+ */
+function hashedFileRoute(
+  path: string,
+  files: ReadonlyMap<string, Served>,
+  text: { missing: string; summary: string; body: string },
+) {
+  return new Elysia({ tags: ['widget'] }).get(
+    path,
+    ({ request, params }) => {
+      const file = files.get(params.file);
+      if (!file) throw new AppError('not_found', text.missing);
+      return respond(request, file);
+    },
+    {
+      params: t.Object({ file: t.String({ examples: [...files.keys()].slice(0, 1) }) }),
+      detail: { summary: text.summary, responses: servedFile(JSON_TYPE, text.body) },
+    },
+  );
+}
+
+/** Serves the embed script, its language packs and template files, precompressed, with ETags for cheap revalidation. */
 export function widgetScriptModule() {
   return new Elysia({ tags: ['widget'] })
     .get('/widget.js', ({ request }) => respond(request, script), {
@@ -94,20 +130,18 @@ export function widgetScriptModule() {
         responses: servedFile(script.contentType, 'The script, gzip or brotli when accepted'),
       },
     })
-    .get(
-      '/widget/i18n/:file',
-      ({ request, params }) => {
-        const pack = packs.get(params.file);
-        if (!pack) throw new AppError('not_found', 'There is no such language pack.');
-        return respond(request, pack);
-      },
-      {
-        // The names hold a content hash: the reference's example is a pack this build serves.
-        params: t.Object({ file: t.String({ examples: [...packs.keys()].slice(0, 1) }) }),
-        detail: {
-          summary: 'A language pack of the widget (content-hashed name, cached for a year)',
-          responses: servedFile('application/json; charset=utf-8', "The pack's texts, gzip or brotli when accepted"),
-        },
-      },
+    .use(
+      hashedFileRoute('/widget/i18n/:file', packs, {
+        missing: 'There is no such language pack.',
+        summary: 'A language pack of the widget (content-hashed name, cached for a year)',
+        body: "The pack's texts, gzip or brotli when accepted",
+      }),
+    )
+    .use(
+      hashedFileRoute('/widget/calculators/:file', templateFiles, {
+        missing: 'There is no such calculator file.',
+        summary: "A catalogue calculator's template, which the widget renders (content-hashed name, cached for a year)",
+        body: 'The definition, as the load answer carries it; gzip or brotli when accepted',
+      }),
     );
 }

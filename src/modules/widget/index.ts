@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import type { ResolvedCalculator } from '../../calculator-resolver.ts';
 import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
-import type { ErrorCode } from '../../errors.ts';
+import { invalidRequest } from '../../errors.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
 import {
@@ -11,11 +11,19 @@ import {
   PendingDomainEnvelope,
   RegisterDomainRequest,
 } from '../domains/index.ts';
-import { LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
-import { isCountedRefusal } from '../../usage/refusals.ts';
+import { EventsRequest, LoadAnswer, VerifyAnswer, WidgetRequest } from './model.ts';
+import type { WidgetEvent } from '../../usage/funnel.ts';
 import type { Logger } from '../../logger.ts';
 import { createEarlyRefusals } from './early-refusals.ts';
-import { type AuthorisedWidget, authoriseWidget, registerDomain, useQuota, type WidgetDeps } from './service.ts';
+import {
+  type AuthorisedWidget,
+  authoriseWidget,
+  countEvents,
+  registerDomain,
+  useQuota,
+  type WidgetDeps,
+  widgetClient,
+} from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export { LoadAnswer } from './model.ts';
@@ -71,28 +79,22 @@ const widgetErrors = {
 };
 
 /**
- * verify and load: called by every embedding page, so Bun's router serves them directly
- * (src/http/native-route.ts) with the same conventions as every other route.
+ * verify, load and events: called by every embedding page, so Bun's router serves them
+ * directly (src/http/native-route.ts) with the same conventions as every other route.
  */
-export function widgetRoutes(
-  deps: WidgetDeps & { prefill: Prefill; logger: Logger },
-): NativeRoute<typeof WidgetRequest>[] {
-  const countRefusal = createEarlyRefusals(deps);
+export function widgetRoutes(routeDeps: WidgetDeps & { prefill: Prefill; logger: Logger }): NativeRoute[] {
   // A refusal before the key was looked up (the per-client limit) still counts for its owner.
-  const refusedEarly = (body: { apiKey: string; calcId: string }, error: { code: ErrorCode }) => {
-    if (isCountedRefusal(error.code)) countRefusal(body, error.code);
-  };
-  return [
+  const deps = { ...routeDeps, earlyRefusal: createEarlyRefusals(routeDeps) };
+  const pageRoutes: NativeRoute<typeof WidgetRequest>[] = [
     {
       path: '/v1/widget/verify',
       body: WidgetRequest,
       response: { 200: VerifyAnswer, ...widgetErrors },
       detail: { summary: 'Check that a page may show a calculator (does not count a load)' },
       answer(body, request) {
-        const found = authoriseWidget(deps, body, request.headers.get('origin'));
+        const found = authoriseWidget(deps, body, request.headers.get('origin'), widgetClient(deps, request));
         return found instanceof Promise ? found.then((ok) => verified(deps, ok)) : verified(deps, found);
       },
-      refusedEarly,
     },
     {
       path: '/v1/widget/load',
@@ -103,14 +105,49 @@ export function widgetRoutes(
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: LoadAnswer } } } },
       },
       answer(body, request) {
-        const found = authoriseWidget(deps, body, request.headers.get('origin'));
+        const found = authoriseWidget(deps, body, request.headers.get('origin'), widgetClient(deps, request));
         return found instanceof Promise
           ? found.then((ok) => loaded(deps, ok, body.context))
           : loaded(deps, found, body.context);
       },
-      refusedEarly,
     },
   ];
+  return [...pageRoutes, eventsRoute(routeDeps)];
+}
+
+/**
+ * The funnel's steps a page reports (docs/api.md, "Funnel"): the checks of every widget
+ * route and its per-client limit, then each step counted; 204. Its refusals are not
+ * counted as refusals: the visitor was not turned away, only a report was.
+ */
+function eventsRoute(deps: WidgetDeps): NativeRoute<typeof EventsRequest> {
+  // The same checks with a usage that counts no refusal, and no early-refusal counter.
+  const quiet: WidgetDeps = { ...deps, usage: { ...deps.usage, countRefused: () => {} }, earlyRefusal: undefined };
+  const counted = (widget: AuthorisedWidget, events: readonly WidgetEvent[]): string => {
+    countEvents(deps, widget, events);
+    return '';
+  };
+  return {
+    path: '/v1/widget/events',
+    body: EventsRequest,
+    refine: ({ events }) => {
+      // At most three: compared in place, no set built per report.
+      if (events.some((event, i) => events.indexOf(event) !== i))
+        throw invalidRequest('events must name each step at most once.', [
+          { field: 'events', message: 'a step is repeated' },
+        ]);
+    },
+    status: 204,
+    response: widgetErrors,
+    detail: {
+      summary: "Report a calculator's funnel steps from a page: view, start, complete (never a load, no quota)",
+      responses: { 204: { description: 'Counted' } },
+    },
+    answer(body, request) {
+      const found = authoriseWidget(quiet, body, request.headers.get('origin'), widgetClient(deps, request));
+      return found instanceof Promise ? found.then((ok) => counted(ok, body.events)) : counted(found, body.events);
+    },
+  };
 }
 
 // The steps below answer at once when every step does (a load on SQLite, within its
@@ -150,8 +187,8 @@ function prefilled(
 export function widgetModule(deps: WidgetDeps) {
   return new Elysia({ tags: ['widget'] }).post(
     '/v1/widget/register-domain',
-    async ({ body, headers, set }) => {
-      const domain = await registerDomain(deps, body, headers.origin ?? null);
+    async ({ body, headers, set, request }) => {
+      const domain = await registerDomain(deps, body, headers.origin ?? null, widgetClient(deps, request));
       set.status = domain.status === 'active' ? 200 : 202;
       return { domain };
     },

@@ -4,6 +4,7 @@ import { bmi } from '../../calculators/templates/bmi.ts';
 import { EXAMPLE_DEFINITION } from '../../definition/example.ts';
 import { Definition, Text } from '../../definition/schema.ts';
 import { EXAMPLE } from '../../http/model.ts';
+import { WIDGET_EVENTS } from '../../usage/funnel.ts';
 
 export const WidgetRequest = t.Object({
   apiKey: t.String({ maxLength: 200, description: "The account's public key (pk_…)", examples: [EXAMPLE.apiKey] }),
@@ -59,4 +60,25 @@ export const LoadAnswer = t.Object({
       'Pre-filled input values from the webhook, by input key: numbers, option values of selects, booleans of toggles; {} when none',
     examples: [EXAMPLE.values],
   }),
+});
+
+/** What a page reports of a calculator's funnel (docs/api.md, "Funnel"). */
+export const EventsRequest = t.Object({
+  apiKey: WidgetRequest.properties.apiKey,
+  domain: WidgetRequest.properties.domain,
+  calcId: WidgetRequest.properties.calcId,
+  events: t.Array(
+    t.UnionEnum(WIDGET_EVENTS, {
+      description:
+        'view: at least half of the calculator visible for 1 s; start: the visitor changed an input; complete: a finite result after a change by the visitor',
+    }),
+    {
+      // Each step at most once: checked by the route (`uniqueItems` would cost microseconds).
+      minItems: 1,
+      maxItems: WIDGET_EVENTS.length,
+      description:
+        "Steps this page view reached since the page's last report for this element, each at most once (a repeated, unknown or `submit` step is 400)",
+      examples: [['view', 'start']],
+    },
+  ),
 });

@@ -5,8 +5,10 @@ import type { Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
+import type { WidgetLimit } from '../../http/rate-limit.ts';
 import type { CalculatorIds } from '../../require-calculator.ts';
 import { dayOf, type LoadVerdict, type UsageCounter } from '../../usage/counter.ts';
+import type { WidgetEvent } from '../../usage/funnel.ts';
 import { isCountedRefusal, type RefusalReason } from '../../usage/refusals.ts';
 import { matchingOrigins, normaliseOrigin } from '../../domains/origin.ts';
 import { pendingCutoff } from '../../domains/status.ts';
@@ -23,6 +25,15 @@ export interface WidgetDeps {
   resolveCalculator: CalculatorResolver;
   /** Which ids refusals are counted under. */
   calculatorIds: Pick<CalculatorIds, 'exists'>;
+  /** The per-client limit, or null when it is off. */
+  limit: WidgetLimit | null;
+  /** Counts a call the per-client limit refused before its key was looked up (the widget routes set it). */
+  earlyRefusal?: (request: { apiKey: string; calcId: string }, reason: RefusalReason) => void;
+}
+
+/** The client a widget call counts for (nothing to work out when the limit is off). */
+export function widgetClient(deps: Pick<WidgetDeps, 'limit'>, request: Request): string {
+  return deps.limit === null ? '' : deps.limit.clientOf(request);
 }
 
 /** What a page sends to verify or load. */
@@ -31,9 +42,14 @@ type WidgetCall = Static<typeof WidgetRequest>;
 const invalidApiKey = () =>
   new AppError('invalid_api_key', 'The API key is not valid. Copy it again from `calc embed` or your account page.');
 
-/** The account behind a public key, or 401. */
-async function accountForKey(deps: Pick<WidgetDeps, 'accounts'>, apiKey: string): Promise<AccountRow> {
+/**
+ * The account behind a public key, or 401; the call counted against the per-client limit
+ * around the lookup (see {@link WidgetLimit}).
+ */
+async function accountForKey(deps: WidgetDeps, apiKey: string, client: string): Promise<AccountRow> {
+  const counted = deps.limit === null || deps.limit.held(client, apiKey);
   const account = apiKey.startsWith('pk_') ? await deps.accounts.findByApiKey(apiKey) : undefined;
+  if (!counted) deps.limit?.count(client, apiKey, account !== undefined);
   if (!account) throw invalidApiKey();
   return account;
 }
@@ -109,29 +125,67 @@ export function countEarlyRefusal(
 }
 
 /**
- * The checks both widget routes share, in the documented order (docs/api.md, "Order of checks"): key → Origin header →
- * registered domain → calculator. (The body's shape was checked by the route schema.) Answers without a promise
- * when the store does (SQLite): every embedding page passes here, and each promise is a tick and an allocation.
- * A catalogue id costs no read; an owner's calculator one point read (its published version, cached per version).
+ * The checks both widget routes share, in the documented order (docs/api.md, "Order of checks"): per-client
+ * limit → key → Origin header → registered domain → calculator. (The body's shape was checked by the route
+ * schema.) The limit is taken before the lookup for a (client, key) pair the limiter holds, after it for the
+ * others, once the key is known valid or not. Answers without a promise when the store does (SQLite): every
+ * embedding page passes here, and each promise is a tick and an allocation. A catalogue id costs no read; an
+ * owner's calculator none either while the one the resolver holds is current (the lookup's `calculatorToken`).
  */
 export function authoriseWidget(
   deps: WidgetDeps,
   request: WidgetCall,
   originHeader: string | null,
+  client: string,
 ): AuthorisedWidget | Promise<AuthorisedWidget> {
   const origin = pageOrigin(request.domain);
-  if (!request.apiKey.startsWith('pk_')) throw invalidApiKey();
   const now = deps.now();
+  const counted = deps.limit === null || heldBeforeLookup(deps, deps.limit, client, request);
+  if (!request.apiKey.startsWith('pk_')) {
+    if (!counted) deps.limit?.count(client, request.apiKey, false);
+    throw invalidApiKey();
+  }
   // One store call answers the key and the domain checks (one query on PostgreSQL) and,
   // for any id but a catalogue one, tells the resolver whether the calculator it holds is
   // current (`calculatorToken`); they are still judged in order.
   const calcId = getTemplate(request.calcId) ? undefined : request.calcId;
   const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin), pendingCutoff(now), calcId);
+  const uncounted = counted ? null : client;
   return found instanceof Promise
     ? found.then((lookup) =>
-        withCalculator(deps, judge(deps, lookup, request, origin, originHeader, now), request, origin, now),
+        withCalculator(deps, judge(deps, lookup, request, origin, originHeader, now, uncounted), request, origin, now),
       )
-    : withCalculator(deps, judge(deps, found, request, origin, originHeader, now), request, origin, now);
+    : withCalculator(deps, judge(deps, found, request, origin, originHeader, now, uncounted), request, origin, now);
+}
+
+/**
+ * The limit for a (client, key) pair the limiter holds, before the lookup. Its 429 is
+ * counted in the usage of the key's owner, whom this call has not looked up: the
+ * widget module's early-refusal counter finds the owner off the answer's path.
+ */
+function heldBeforeLookup(deps: WidgetDeps, limit: WidgetLimit, client: string, request: WidgetCall): boolean {
+  try {
+    return limit.held(client, request.apiKey);
+  } catch (error) {
+    if (error instanceof AppError && isCountedRefusal(error.code)) deps.earlyRefusal?.(request, error.code);
+    throw error;
+  }
+}
+
+/** The limit for a call the limiter did not hold, once the lookup said whose key it is. */
+function countedAfterLookup(
+  deps: WidgetDeps,
+  limit: WidgetLimit,
+  client: string,
+  request: WidgetCall,
+  found: WidgetLookup | undefined,
+  now: Date,
+): void {
+  try {
+    limit.count(client, request.apiKey, found !== undefined);
+  } catch (error) {
+    throw found && error instanceof AppError ? refused(deps, found.account.id, request.calcId, now, error) : error;
+  }
 }
 
 /**
@@ -165,13 +219,16 @@ function authorised(
 
 /** The key, Origin header and domain checks on the account lookup's answer. */
 function judge(
-  deps: Pick<WidgetDeps, 'usage' | 'calculatorIds'>,
+  deps: WidgetDeps,
   found: WidgetLookup | undefined,
   request: WidgetCall,
   origin: string,
   originHeader: string | null,
   now: Date,
+  /** The client when the call is still to be counted against the per-client limit. */
+  uncounted: string | null,
 ): WidgetLookup {
+  if (uncounted !== null && deps.limit) countedAfterLookup(deps, deps.limit, uncounted, request, found, now);
   if (!found) throw invalidApiKey();
   const { account, domainStatus: status } = found;
   try {
@@ -199,16 +256,17 @@ function judge(
 }
 
 /**
- * register-domain, in the same order as the other widget routes: body → key → Origin
- * header → the owner's switch → the request itself (pending, or the existing status).
+ * register-domain, in the same order as the other widget routes: body → per-client limit →
+ * key → Origin header → the owner's switch → the request itself (pending, or the existing status).
  */
 export async function registerDomain(
   deps: WidgetDeps,
   request: { apiKey: string; domain: string },
   originHeader: string | null,
+  client: string,
 ): Promise<DomainJson> {
   const origin = pageOrigin(request.domain);
-  const account = await accountForKey(deps, request.apiKey);
+  const account = await accountForKey(deps, request.apiKey, client);
   checkOriginHeader(origin, originHeader);
   if (account.registerDomain === 0)
     throw new AppError(
@@ -256,4 +314,19 @@ function refuseUnless(deps: WidgetDeps, widget: AuthorisedWidget, verdict: LoadV
           ? `The owner of this account allows ${account.loadsPerDay} widget loads a day; today's are used.`
           : `The owner of this account allows ${account.loadsPerDayPerDomain} widget loads a day from ${origin}; today's are used.`,
       );
+}
+
+/**
+ * Counts the funnel steps a page reports (`POST /v1/widget/events`) for the calculator and
+ * page origin the checks established, on the UTC day the call arrived. Never a load: no
+ * quota, no cap, no pull.
+ */
+export function countEvents(
+  deps: Pick<WidgetDeps, 'usage'>,
+  widget: AuthorisedWidget,
+  events: readonly WidgetEvent[],
+): void {
+  const { account, calculator, origin, now } = widget;
+  const day = dayOf(now);
+  for (const event of events) deps.usage.countFunnel(account.id, day, calculator.id, origin, event);
 }

@@ -62,6 +62,40 @@ describe('server settings', () => {
     );
   });
 
+  test("limiter size, sign-in limits and the signing secret's freshness: defaults, variables, flags, nonsense refused", () => {
+    const defaults = loadServerConfig({}, {});
+    expect(defaults.rates).toMatchObject({ clientsMax: 100_000, signInPerMinute: 10, signInAddressPerMinute: 30 });
+    expect(defaults.freshAuthSeconds).toBe(300);
+    const env = {
+      CALC_RATE_CLIENTS_MAX: '500',
+      CALC_RATE_SIGNIN_PER_MINUTE: '0',
+      CALC_RATE_SIGNIN_ADDRESS_PER_MINUTE: '7',
+      CALC_FRESH_AUTH_SECONDS: '0',
+    };
+    const fromEnv = loadServerConfig({}, env);
+    expect(fromEnv.rates).toMatchObject({ clientsMax: 500, signInPerMinute: 0, signInAddressPerMinute: 7 });
+    expect(fromEnv.freshAuthSeconds).toBe(0);
+    const fromFlags = loadServerConfig(
+      {
+        'rate-clients-max': 9,
+        'rate-signin-per-minute': 3,
+        'rate-signin-address-per-minute': 4,
+        'fresh-auth-seconds': 60,
+      },
+      env,
+    );
+    expect(fromFlags.rates).toMatchObject({ clientsMax: 9, signInPerMinute: 3, signInAddressPerMinute: 4 });
+    expect(fromFlags.freshAuthSeconds).toBe(60);
+    for (const [name, bad] of [
+      ['CALC_RATE_CLIENTS_MAX', '0'],
+      ['CALC_RATE_CLIENTS_MAX', 'lots'],
+      ['CALC_RATE_SIGNIN_PER_MINUTE', '-1'],
+      ['CALC_FRESH_AUTH_SECONDS', '86401'],
+      ['CALC_FRESH_AUTH_SECONDS', '5m'],
+    ] as const)
+      expect(() => loadServerConfig({}, { [name]: bad })).toThrow(ConfigError);
+  });
+
   test('webhook calls in flight: 512, or fewer when Bun runs fewer HTTP requests at once', () => {
     expect(loadServerConfig({}, {}).webhookMaxInFlight).toBe(256);
     expect(loadServerConfig({}, { BUN_CONFIG_MAX_HTTP_REQUESTS: '1024' }).webhookMaxInFlight).toBe(512);

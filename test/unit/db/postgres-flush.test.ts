@@ -29,6 +29,7 @@ test('a flush held up past the request deadline is written once, and its counts 
       calls: [],
       refused: [],
       skipped: [],
+      funnel: [],
     });
     const counter = createUsageCounter(stores.usage);
     for (let i = 0; i < 5; i++) await counter.tryCount('a1', '2026-11-25', 1000, 'bmi', 'https://a.example');

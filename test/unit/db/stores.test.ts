@@ -9,7 +9,7 @@ const SAVED_AT = '2026-11-25T09:00:00.000Z';
 /** Pending requests made at or before this have expired (the widget's lookup and the pending count take it). */
 const EXPIRED_AT = '2026-01-01T00:00:00.000Z';
 /** No usage at all: the lists of a flush, each empty. */
-const NO_DELTAS = { monthly: [], loads: [], calls: [], refused: [], skipped: [] };
+const NO_DELTAS = { monthly: [], loads: [], calls: [], refused: [], skipped: [], funnel: [] };
 
 const account = (id: string) => accountRow(id, `2026-01-0${id.length % 9}T00:00:00.000Z`);
 
@@ -164,6 +164,40 @@ for (const dialect of DIALECTS) {
           calls: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', outcome: 'ok' as const, calls: 1 }],
           refused: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', reason: 'cap_reached' as const, count: 2 }],
           skipped: [{ accountId: 'a1', day: '2026-05-02', calcId: 'bmi', reason: 'capped' as const, count: 1 }],
+          funnel: [
+            {
+              accountId: 'a1',
+              day: '2026-05-02',
+              calcId: 'bmi',
+              domain: 'https://a.example',
+              event: 'view' as const,
+              count: 4,
+            },
+            {
+              accountId: 'a1',
+              day: '2026-05-02',
+              calcId: 'bmi',
+              domain: 'https://a.example',
+              event: 'start' as const,
+              count: 2,
+            },
+            {
+              accountId: 'a1',
+              day: '2026-05-02',
+              calcId: 'bmi',
+              domain: 'https://b.example',
+              event: 'submit' as const,
+              count: 1,
+            },
+            {
+              accountId: 'a1',
+              day: '2026-05-02',
+              calcId: 'tip',
+              domain: 'https://a.example',
+              event: 'view' as const,
+              count: 1,
+            },
+          ],
         };
         // A deleted account's counts are dropped, not a failure for everyone else's.
         const ghost = { ...delta, monthly: [...delta.monthly, { accountId: 'gone', period: '2026-05', loads: 9 }] };
@@ -181,10 +215,57 @@ for (const dialect of DIALECTS) {
         expect(await s.usage.dailySkipped('a1', '2026-05-01', '2026-05-31')).toEqual([
           { date: '2026-05-02', calcId: 'bmi', reason: 'capped', count: 10 },
         ]);
+        expect(await s.usage.dailyFunnel('a1', '2026-05-01', '2026-05-31')).toEqual([
+          {
+            date: '2026-05-02',
+            calcId: 'bmi',
+            domain: 'https://a.example',
+            views: 40,
+            starts: 20,
+            completes: 0,
+            submits: 0,
+          },
+          {
+            date: '2026-05-02',
+            calcId: 'bmi',
+            domain: 'https://b.example',
+            views: 0,
+            starts: 0,
+            completes: 0,
+            submits: 10,
+          },
+          {
+            date: '2026-05-02',
+            calcId: 'tip',
+            domain: 'https://a.example',
+            views: 10,
+            starts: 0,
+            completes: 0,
+            submits: 0,
+          },
+        ]);
+        expect(await s.usage.funnelTotals('a1', '2026-05-01', '2026-05-31')).toEqual([
+          { calcId: 'bmi', views: 40, starts: 20, completes: 0, submits: 10 },
+          { calcId: 'tip', views: 10, starts: 0, completes: 0, submits: 0 },
+        ]);
+        expect(await s.usage.funnelTotals('a1', '2026-05-01', '2026-05-31', { domain: 'https://a.example' })).toEqual([
+          { calcId: 'bmi', views: 40, starts: 20, completes: 0, submits: 0 },
+          { calcId: 'tip', views: 10, starts: 0, completes: 0, submits: 0 },
+        ]);
+        expect(await s.usage.funnelTotals('a1', '2026-05-01', '2026-05-31', { calcId: 'tip' })).toEqual([
+          { calcId: 'tip', views: 10, starts: 0, completes: 0, submits: 0 },
+        ]);
+        expect(await s.usage.funnelTotals('a1', '2026-05-03', '2026-05-31')).toEqual([]);
         expect(await s.usage.loadsOnDay('a1', '2026-05-02')).toEqual([{ domain: 'https://a.example', loads: 30 }]);
         expect(await s.usage.loadsOnDay('a1', '2026-05-03')).toEqual([]);
         expect(await s.usage.loadsBetween('a1', '2026-05-01', '2026-05-31')).toBe(30);
-        expect(await s.usage.pruneBefore('2026-05-03')).toEqual({ loads: 1, calls: 1, refused: 1, skipped: 1 });
+        expect(await s.usage.pruneBefore('2026-05-03')).toEqual({
+          loads: 1,
+          calls: 1,
+          refused: 1,
+          skipped: 1,
+          funnel: 4,
+        });
         expect(await s.usage.loadsBetween('a1', '2026-05-01', '2026-05-31')).toBe(0);
         expect(await s.usage.loads('a1', '2026-05')).toBe(30);
       } finally {

@@ -80,22 +80,73 @@ describe('rate limiter windows', () => {
 });
 
 describe('rate limiter memory', () => {
-  test('100,000 distinct clients keep at most `capacity` keys, dropping the least recently used', () => {
+  test('100,000 distinct clients keep at most `capacity` keys, dropping the least recently used under their limits', () => {
     const clock = { now: START };
-    const limiter = createRateLimiter({ windows: [{ ms: MINUTE, limit: 1 }], capacity: 10_000, now: () => clock.now });
-    limiter.take('busy');
+    const limiter = createRateLimiter({ windows: [{ ms: MINUTE, limit: 2 }], capacity: 10_000, now: () => clock.now });
+    // Over its limit, and never used again: still never dropped.
+    limiter.take('limited');
+    limiter.take('limited');
     for (let i = 0; i < 100_000; i++) {
-      limiter.take(`198.51.${(i >> 8) & 255}.${i & 255}|${i}`);
-      // The busy key is used now and then, so it is never the least recently used.
-      if (i % 1000 === 0) expect(limiter.take('busy')).toBe(60);
+      expect(limiter.take(`198.51.${(i >> 8) & 255}.${i & 255}|${i}`)).toBeNull();
+      if (i % 1000 === 0) expect(limiter.check('limited')).toBe(60);
       expect(limiter.size).toBeLessThanOrEqual(10_000);
     }
     expect(limiter.size).toBe(10_000);
-    expect(limiter.take('busy')).toBe(60);
-    // The oldest idle client was dropped: it starts again.
-    expect(limiter.take('198.51.0.0|0')).toBeNull();
+    expect(limiter.take('limited')).toBe(60);
+    // The oldest client under its limit was dropped: it starts again (two hits pass, not one).
+    expect([limiter.take('198.51.0.0|0'), limiter.take('198.51.0.0|0'), limiter.take('198.51.0.0|0')]).toEqual([
+      null,
+      null,
+      60,
+    ]);
+    // Once its window has ended, the limited client is like any other: it may make room.
+    clock.now = START + MINUTE;
+    for (let i = 0; i < 20_000; i++) limiter.take(`next ${i}`);
+    expect(limiter.takeHeld('limited')).toBeUndefined();
     // 100,000 clients: more than bun's 5 s default on a busy machine.
   }, 60_000);
+
+  test('full of limited clients: a new one is refused until the first window ends; none is forgotten', () => {
+    const clock = { now: START + 15_000 };
+    const limiter = createRateLimiter({
+      windows: [
+        { ms: MINUTE, limit: 1 },
+        { ms: DAY, limit: 5 },
+      ],
+      capacity: 100,
+      now: () => clock.now,
+    });
+    for (let i = 0; i < 100; i++) expect(limiter.take(`client ${i}`)).toBeNull();
+    // 1,000 newcomers: each refused with the seconds to the minute's end; nothing counted.
+    for (let i = 0; i < 1000; i++) expect(limiter.take(`new ${i}`)).toBe(45);
+    expect(limiter.add('new 0')).toBe(45);
+    expect(limiter.size).toBe(100);
+    for (let i = 0; i < 100; i++) expect(limiter.take(`client ${i}`)).toBe(45);
+    // The minute is over: the old clients are under their limits again and make room.
+    clock.now = START + MINUTE;
+    expect(limiter.take('new 0')).toBeNull();
+    expect(limiter.size).toBe(100);
+  });
+
+  test('a few limited clients among many: newcomers always find room, the limited stay', () => {
+    const clock = { now: START };
+    const limiter = createRateLimiter({ windows: [{ ms: MINUTE, limit: 2 }], capacity: 1_000, now: () => clock.now });
+    // The 500 oldest clients are limited, the 500 newest are not.
+    for (let i = 0; i < 500; i++) limiter.take(`limited ${i}`);
+    for (let i = 0; i < 500; i++) limiter.take(`limited ${i}`);
+    for (let i = 0; i < 500; i++) limiter.take(`open ${i}`);
+    for (let i = 0; i < 10_000; i++) expect(limiter.take(`new ${i}`)).toBeNull();
+    expect(limiter.size).toBe(1_000);
+    for (let i = 0; i < 500; i++) expect(limiter.take(`limited ${i}`)).toBe(60);
+  });
+
+  test('takeHeld counts only keys the limiter holds', () => {
+    const { limiter } = limiterAt([{ ms: MINUTE, limit: 2 }]);
+    expect(limiter.takeHeld('a')).toBeUndefined();
+    expect(limiter.size).toBe(0);
+    expect(limiter.take('a')).toBeNull();
+    expect([limiter.takeHeld('a'), limiter.takeHeld('a')]).toEqual([null, 60]);
+  });
 
   test('the default capacity holds 100,000 clients in a bounded heap', () => {
     const limiter = createRateLimiter({

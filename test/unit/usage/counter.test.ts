@@ -197,7 +197,7 @@ test('pruneBefore deletes per-day rows dated before the cut-off day only', async
     counter.countCall('a1', day, 'bmi', 'ok');
   }
   await counter.flush();
-  expect(await s.store.pruneBefore('2025-03-02')).toEqual({ loads: 1, calls: 1, refused: 0, skipped: 0 });
+  expect(await s.store.pruneBefore('2025-03-02')).toEqual({ loads: 1, calls: 1, refused: 0, skipped: 0, funnel: 0 });
   expect((await s.store.dailyLoads('a1', '2025-01-01', '2025-12-31')).map((row) => row.date)).toEqual([
     '2025-03-02',
     '2025-03-03',
@@ -225,13 +225,13 @@ test('the load that reaches the limit calls onLimitReached once, before it is an
   expect(await s.store.loads('a1', '2026-05')).toBe(3);
   expect(await counter.tryCount('a1', '2026-05-02', 3, 'bmi', SHOP)).toBe('quota_exceeded');
   expect(calls).toBe(1);
-  expect(counter.deltas()).toEqual({ monthly: [], loads: [], calls: [], refused: [], skipped: [] });
+  expect(counter.deltas()).toEqual({ monthly: [], loads: [], calls: [], refused: [], skipped: [], funnel: [] });
 });
 
 test('during a long outage pending per-day keys stop at the cap: months stay exact, the rest is reported, then written', async () => {
   using s = setup();
   let down = true;
-  const reports: { loads: number; calls: number; refused: number; skipped: number; cap: number }[] = [];
+  const reports: { loads: number; calls: number; refused: number; skipped: number; funnel: number; cap: number }[] = [];
   const counter = createUsageCounter(
     {
       loads: s.store.loads,
@@ -259,7 +259,7 @@ test('during a long outage pending per-day keys stop at the cap: months stay exa
   expect(await counter.used('a2', '2026-05')).toBe(1);
   await expect(counter.flush()).rejects.toThrow('database unreachable');
   // Reported once, at the next flush attempt, and not again without new losses.
-  expect(reports).toEqual([{ loads: 2, calls: 1, refused: 0, skipped: 0, cap: 3 }]);
+  expect(reports).toEqual([{ loads: 2, calls: 1, refused: 0, skipped: 0, funnel: 0, cap: 3 }]);
   await expect(counter.flush()).rejects.toThrow('database unreachable');
   expect(reports).toHaveLength(1);
   // The database returns: everything kept is written once, and there is room again.
@@ -404,4 +404,50 @@ test(`a per-origin cap follows at most ${MAX_DAY_DOMAINS} origins a day: loads f
   expect(
     await counter.tryCount('a1', '2026-05-02', 1_000_000, 'bmi', 'https://one-more.shop.example', CAPS(1e9, null)),
   ).toBe('ok');
+});
+
+test('funnel steps count by day, calculator, origin and step, pending rows side by side, under the same cap', async () => {
+  using s = setup();
+  let down = true;
+  const reports: { funnel: number }[] = [];
+  const counter = createUsageCounter(
+    {
+      loads: s.store.loads,
+      loadsOnDay: s.store.loadsOnDay,
+      async addAll(deltas) {
+        if (down) throw new Error('database unreachable');
+        await s.store.addAll(deltas);
+      },
+    },
+    () => {},
+    { maxPendingDayKeys: 3, onDropped: (dropped) => reports.push(dropped) },
+  );
+  counter.countFunnel('a1', '2026-05-02', 'bmi', SHOP, 'view');
+  counter.countFunnel('a1', '2026-05-02', 'bmi', SHOP, 'view');
+  counter.countFunnel('a1', '2026-05-02', 'bmi', SHOP, 'start');
+  counter.countFunnel('a1', '2026-05-02', 'bmi', BLOG, 'submit');
+  // A fourth key is past the cap of 3: not counted, reported at the next flush attempt.
+  counter.countFunnel('a1', '2026-05-03', 'bmi', SHOP, 'view');
+  // Not a load: the month's count is untouched.
+  expect(await counter.used('a1', '2026-05')).toBe(0);
+  const pending = [
+    { date: '2026-05-02', calcId: 'bmi', domain: SHOP, views: 2, starts: 1, completes: 0, submits: 0 },
+    { date: '2026-05-02', calcId: 'bmi', domain: BLOG, views: 0, starts: 0, completes: 0, submits: 1 },
+  ];
+  expect(counter.pendingFunnel('a1', '2026-05-01', '2026-05-31')).toEqual(pending);
+  expect(counter.pendingFunnel('a1', '2026-05-03', '2026-05-31')).toEqual([]);
+  expect(counter.pendingFunnel('a2', '2026-05-01', '2026-05-31')).toEqual([]);
+  // A failed flush keeps every count; the next one writes them once.
+  await expect(counter.flush()).rejects.toThrow('database unreachable');
+  expect(reports).toMatchObject([{ funnel: 1 }]);
+  // Counts on a kept key still add up while the database is away.
+  counter.countFunnel('a1', '2026-05-02', 'bmi', SHOP, 'start');
+  down = false;
+  await counter.flush();
+  expect(counter.pendingFunnel('a1', '2026-05-01', '2026-05-31')).toEqual([]);
+  expect(await s.store.dailyFunnel('a1', '2026-05-01', '2026-05-31')).toEqual([
+    { date: '2026-05-02', calcId: 'bmi', domain: BLOG, views: 0, starts: 0, completes: 0, submits: 1 },
+    { date: '2026-05-02', calcId: 'bmi', domain: SHOP, views: 2, starts: 2, completes: 0, submits: 0 },
+  ]);
+  expect(await s.store.loads('a1', '2026-05')).toBe(0);
 });

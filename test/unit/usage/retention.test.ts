@@ -23,6 +23,7 @@ test(`keeps ${RETENTION_DAYS} days of per-day rows and 7 days of pending request
       counter.countCall('a1', day, 'bmi', 'ok');
       counter.countRefused('a1', day, 'bmi', 'rate_limited');
       counter.countSkipped('a1', day, 'bmi', 'busy');
+      counter.countFunnel('a1', day, 'bmi', 'https://shop.example', 'view');
     }
     await counter.flush();
     // Pending requests expire 7 days after they were made; active domains never do.
@@ -42,6 +43,7 @@ test(`keeps ${RETENTION_DAYS} days of per-day rows and 7 days of pending request
       calls: 2,
       refused: 2,
       skipped: 2,
+      funnel: 2,
       pendingDomains: 1,
     });
     expect((await domains.list('a1')).map((row) => row.origin)).toEqual([
@@ -49,6 +51,10 @@ test(`keeps ${RETENTION_DAYS} days of per-day rows and 7 days of pending request
       'https://new.example',
     ]);
     expect((await store.dailyRefused('a1', '2025-01-01', '2026-12-31')).map((row) => row.date)).toEqual([
+      '2025-10-21',
+      '2026-11-25',
+    ]);
+    expect((await store.dailyFunnel('a1', '2025-01-01', '2026-12-31')).map((row) => row.date)).toEqual([
       '2025-10-21',
       '2026-11-25',
     ]);
@@ -67,6 +73,7 @@ test(`keeps ${RETENTION_DAYS} days of per-day rows and 7 days of pending request
       calls: 1,
       refused: 1,
       skipped: 1,
+      funnel: 1,
       pendingDomains: 1,
     });
     await counter.tryCount('a1', '2025-10-22', 100, 'bmi', 'https://shop.example');
@@ -81,6 +88,7 @@ test(`keeps ${RETENTION_DAYS} days of per-day rows and 7 days of pending request
       calls: 0,
       refused: 0,
       skipped: 0,
+      funnel: 0,
       pendingDomains: 0,
     });
   } finally {
