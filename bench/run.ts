@@ -28,6 +28,7 @@ const MODULES = [
   'delivery',
   'results',
   'funnel',
+  'custom-load',
 ] as const;
 
 const wanted = process.argv.slice(2);

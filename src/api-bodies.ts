@@ -19,7 +19,7 @@ import type { LimitsEnvelope } from './modules/limits/index.ts';
 import type { SigningSecretAnswer } from './modules/signing-secret/index.ts';
 import type { FunnelReport, UsageReport } from './modules/usage/index.ts';
 import type { ConfigAnswer, TestAnswer } from './modules/widget-config/index.ts';
-import type { LoadAnswer } from './modules/widget/index.ts';
+import type { LoadAnswer, OwnLoadedCalculator } from './modules/widget/index.ts';
 import type {
   DeliveryList,
   EndpointEnvelope,
@@ -46,8 +46,12 @@ export type DomainBody = Static<typeof DomainEnvelope>;
 export type DomainJson = DomainBody['domain'];
 export type CalculatorListBody = WithCalculators<Static<typeof CalculatorList>, 'calculators', CatalogueCalculator[]>;
 export type CalculatorBody = WithCalculators<Static<typeof CalculatorEnvelope>, 'calculator', CatalogueCalculator>;
-/** POST /v1/widget/preview answers what a widget load answers. */
-export type PreviewBody = WithCalculators<Static<typeof LoadAnswer>, 'calculator', CatalogueCalculator>;
+/** POST /v1/widget/preview answers what a widget load answers: a catalogue calculator or an owner's. */
+export type PreviewBody = WithCalculators<
+  Static<typeof LoadAnswer>,
+  'calculator',
+  CatalogueCalculator | OwnLoadedCalculator
+>;
 export type WidgetConfigBody = Static<typeof ConfigAnswer>;
 export type TestWebhookBody = Static<typeof TestAnswer>;
 export type SigningSecretBody = Static<typeof SigningSecretAnswer>;

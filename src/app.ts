@@ -22,7 +22,8 @@ import { routeGroups } from './route-groups.ts';
 import { usageModule } from './modules/usage/index.ts';
 import { limitsModule } from './modules/limits/index.ts';
 import { createSigningSecrets, signingSecretModule } from './modules/signing-secret/index.ts';
-import { widgetModule, widgetRoutes } from './modules/widget/index.ts';
+import { loadedCalculator, widgetModule, widgetRoutes } from './modules/widget/index.ts';
+import { createCalculatorIds } from './require-calculator.ts';
 import { createHeaderCipher } from './security/header-cipher.ts';
 import { createStatusLog, loadPrefill, type PullDeps, widgetConfigModule } from './modules/widget-config/index.ts';
 import { widgetScriptModule } from './modules/widget-script/index.ts';
@@ -148,8 +149,20 @@ export function createApp(options: AppOptions) {
   const clientIp = requestClientIp(config.trustProxy, (request) => server?.requestIP(request)?.address);
 
   // Catalogue templates and published custom calculators, compiled and cached once per
-  // version; the widget's routes are to resolve calcIds through it too.
-  const resolveCalculator = createCalculatorResolver({ store: stores.customCalculators });
+  // version with the load answer's JSON of each; the widget's routes resolve calcIds with it.
+  const resolveCalculator = createCalculatorResolver({
+    store: stores.customCalculators,
+    serialise: (definition, template) => JSON.stringify(loadedCalculator(definition, template)),
+  });
+  // Which ids refused widget calls are counted under: templates and the accounts' own.
+  const calculatorIds = createCalculatorIds({
+    store: stores.customCalculators,
+    now: () => now().getTime(),
+    onError: (error) =>
+      logger.warn('a refused widget call could not be counted: the calculator ids could not be read', {
+        error: String(error),
+      }),
+  });
 
   // Results configs in memory, current by the account row's version (src/results/config-cache.ts).
   const resultsConfigs = createResultsConfigCache({ store: stores.resultsConfigs });
@@ -163,7 +176,16 @@ export function createApp(options: AppOptions) {
   const rateDeps = { rates: config.rates, clientIp, now };
   const widgetLimit = widgetRateLimit(rateDeps);
   const signupLimit = signupRateLimit(rateDeps);
-  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now, limit: widgetLimit.limit };
+  const widgetDeps = {
+    accounts,
+    domains,
+    usage,
+    quotas: config.quotas,
+    now,
+    limit: widgetLimit.limit,
+    resolveCalculator,
+    calculatorIds,
+  };
   const groups = routeGroups();
   const native = nativeRoutes(
     widgetRoutes({
@@ -229,12 +251,15 @@ export function createApp(options: AppOptions) {
           domains,
           resultsConfigs: stores.resultsConfigs,
           results: resultsConfigs,
+          resolveCalculator,
+          calculators: stores.customCalculators,
         }),
         usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }),
         accountCalculatorsModule({
           calculators: stores.customCalculators,
           resolve: resolveCalculator,
           limits: config.calculatorLimits,
+          calculatorIds,
           now,
           tokens,
           accounts,

@@ -77,6 +77,39 @@ describe('the checks, in order', () => {
   });
 });
 
+describe("an owner's own calculator", () => {
+  test('results on for a published one: the load offers them, the server computes from the published version', async () => {
+    using app = testApp({ flags: NO_RATE });
+    const owner = await resultsOwner(app, { calcIds: [] });
+    const created = await app.request('POST', '/v1/account/calculators', {
+      token: owner.token,
+      body: { from: 'bmi', id: 'gym-bmi' },
+    });
+    expect(created.status).toBe(201);
+    // Unpublished: nothing visitors can load, so nothing to send a result from.
+    const early = await submit(app, submission(owner, { calcId: 'gym-bmi' }));
+    expect([early.status, early.json.error.code]).toEqual([404, 'calculator_not_found']);
+    const published = await app.request('POST', '/v1/account/calculators/gym-bmi/publish', { token: owner.token });
+    expect(published.status).toBe(200);
+    const saved = await app.request('PUT', '/v1/widget-config/gym-bmi', {
+      token: owner.token,
+      body: { config: { results: LEAD_CONFIG } },
+    });
+    expect(saved.status).toBe(200);
+    const load = await app.request('POST', '/v1/widget/load', {
+      body: { apiKey: owner.apiKey, domain: SHOP_ORIGIN, calcId: 'gym-bmi' },
+    });
+    expect(load.status).toBe(200);
+    expect(load.json.results.contact).toEqual(LEAD_CONFIG.contact);
+    const sent = await submit(app, submission(owner, { calcId: 'gym-bmi' }));
+    expect(sent.status).toBe(202);
+    const listed = await app.request('GET', '/v1/results', { token: owner.token });
+    expect(listed.json.results.map((r: { calcId: string }) => r.calcId)).toEqual(['gym-bmi']);
+    const kept = await read(app, owner.token, listed.json.results[0].id);
+    expect(kept.outputs.bmi).toBeCloseTo(24.69, 2);
+  });
+});
+
 describe('what is stored', () => {
   test('202 once stored: inputs as checked, outputs computed by the server (the page’s ignored), contact, consent, page, UTM, prefill', async () => {
     const clock = manualClock(Date.parse('2026-03-14T09:26:53.412Z'));

@@ -7,9 +7,8 @@ import type { TokenService } from '../../security/session-tokens.ts';
 import { LoadAnswer } from '../widget/index.ts';
 import { ConfigAnswer, ConfigRequest, PreviewRequest, TestAnswer, TestWebhookRequest } from './model.ts';
 import { pullWebhook, type PullDeps } from './pull.ts';
-import { requireCalculator } from '../../require-calculator.ts';
-import { catalogueCalculator } from '../../calculators/index.ts';
-import { readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
+import { requireAccountCalculator } from '../../require-calculator.ts';
+import { previewCalculator, readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
 import type { ResultsConfigCache } from '../../results/config-cache.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
@@ -62,7 +61,7 @@ export function widgetConfigModule(
         const { outcome, httpStatus, durationMs, values, ignoredKeys } = await pullWebhook(
           deps,
           account,
-          requireCalculator(params.calcId),
+          await requireAccountCalculator(deps, account.id, params.calcId),
           await testVisit(deps, account.id, body?.visitor),
         );
         return { outcome, httpStatus, durationMs, values, ignoredKeys };
@@ -77,18 +76,17 @@ export function widgetConfigModule(
     .post(
       '/v1/widget/preview',
       async ({ account, body }) => {
-        const calculator = requireCalculator(body.calcId);
-        const { values } = await pullWebhook(deps, account, calculator, await testVisit(deps, account.id, undefined));
-        const answer = { calcId: calculator.definition.id, calculator: catalogueCalculator(calculator), values };
+        const answer = await previewCalculator(deps, account, body);
         // As the page's load shows it: `results` only when the widget offers sending the result.
-        const results = await deps.results.forLoad(account, calculator.definition.id);
+        const results = await deps.results.forLoad(account, answer.calcId);
         return results === undefined ? answer : { ...answer, results: JSON.parse(results.json) };
       },
       {
         body: PreviewRequest,
         response: { 200: LoadAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
         detail: {
-          summary: "The load answer for the owner's own preview: same pull, not counted, no domain check",
+          summary:
+            "The load answer for the owner's own preview (or an own calculator's draft): same pull, not counted, no domain check",
           security: bearer,
         },
       },

@@ -64,6 +64,13 @@ export const ConfigRequest = t.Object(
 /** The dashboard's live preview asks for one calculator as its account would load it. */
 export const PreviewRequest = t.Object({
   calcId: t.String({ maxLength: 64, description: 'Calculator id, e.g. bmi', examples: [EXAMPLE.calcId] }),
+  draft: t.Optional(
+    t.Boolean({
+      description:
+        "true: one of your own calculators as its draft (published or not), pulled and merged through the draft's input keys; ignored for a catalogue calculator, which has no draft",
+      examples: [true],
+    }),
+  ),
 });
 
 /** The last webhook outcome of a calculator, for the owner's diagnostics. */

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { catalogueCalculator, type Template } from '../../calculators/index.ts';
+import type { ResolvedCalculator } from '../../calculator-resolver.ts';
 import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import { invalidRequest } from '../../errors.ts';
@@ -28,6 +28,7 @@ import {
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export { LoadAnswer, WidgetRequest } from './model.ts';
 export { authoriseWidget, type WidgetDeps, widgetClient } from './service.ts';
+export { loadedCalculator, type OwnLoadedCalculator } from './loaded-calculator.ts';
 
 /**
  * Fetches pre-fill values for a load (the guarded webhook pull, or a test's stand-in);
@@ -36,20 +37,21 @@ export { authoriseWidget, type WidgetDeps, widgetClient } from './service.ts';
  */
 export type Prefill = (
   account: AccountRow,
-  calculator: Template,
+  calculator: Pick<ResolvedCalculator, 'definition'>,
   visit: { origin: string; context?: string },
 ) => InputValues | Promise<InputValues>;
 
 /**
- * The load answer. The calculator (its public shape and the definition the widget renders
- * when it does not bundle it) is its bulk and never changes, so it is serialised once;
- * without pre-fill values (most loads) the whole answer is built once per calculator.
+ * The load answer. The calculator (the public JSON the resolver serialised with
+ * `loadedCalculator`: what the widget renders when it does not bundle it) is its bulk and
+ * changes only with a publish, which resolves to another object; without pre-fill values
+ * (most loads) the whole answer is built once per calculator and version.
  */
-const serialised = new WeakMap<Template, { head: string; withoutValues: string }>();
-function loadAnswer(calculator: Template, values: InputValues): string {
+const serialised = new WeakMap<ResolvedCalculator, { head: string; withoutValues: string }>();
+function loadAnswer(calculator: ResolvedCalculator, values: InputValues): string {
   let json = serialised.get(calculator);
   if (json === undefined) {
-    const head = `{"calcId":${JSON.stringify(calculator.definition.id)},"calculator":${JSON.stringify(catalogueCalculator(calculator))}`;
+    const head = `{"calcId":${JSON.stringify(calculator.id)},"calculator":${calculator.json}`;
     json = { head, withoutValues: `${head},"values":{}}` };
     serialised.set(calculator, json);
   }
@@ -85,12 +87,12 @@ function withResults(answer: string, results: { json: string } | undefined): str
   return made;
 }
 
-/** The verify answer, built once per calculator. */
-const verifyAnswers = new WeakMap<Template, string>();
-function verifyAnswer(calculator: Template): string {
+/** The verify answer, built once per calculator (and version). */
+const verifyAnswers = new WeakMap<ResolvedCalculator, string>();
+function verifyAnswer(calculator: ResolvedCalculator): string {
   let json = verifyAnswers.get(calculator);
   if (json === undefined) {
-    json = `{"ok":true,"calcId":${JSON.stringify(calculator.definition.id)}}`;
+    json = `{"ok":true,"calcId":${JSON.stringify(calculator.id)}}`;
     verifyAnswers.set(calculator, json);
   }
   return json;
@@ -209,7 +211,7 @@ function loaded(
 function prefilled(
   deps: { prefill: Prefill },
   account: AccountRow,
-  calculator: Template,
+  calculator: ResolvedCalculator,
   origin: string,
   context: string | undefined,
 ): string | Promise<string> {

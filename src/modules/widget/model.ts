@@ -1,8 +1,9 @@
 import { t } from 'elysia';
 import { catalogueCalculator } from '../../calculators/index.ts';
 import { bmi } from '../../calculators/templates/bmi.ts';
+import { EXAMPLE_DEFINITION } from '../../definition/example.ts';
+import { Definition, Text } from '../../definition/schema.ts';
 import { EXAMPLE } from '../../http/model.ts';
-import { Text } from '../../definition/schema.ts';
 import { CONTACT_MODES } from '../../results/config.ts';
 import { WIDGET_EVENTS } from '../../usage/funnel.ts';
 
@@ -26,12 +27,34 @@ export const WidgetRequest = t.Object({
 
 export const VerifyAnswer = t.Object({ ok: t.Literal(true), calcId: t.String({ examples: [EXAMPLE.calcId] }) });
 
+/** A catalogue calculator in a load answer: its public shape, whose other fields are described by GET /v1/calculators. */
+const LoadedTemplate = t.Object(
+  { id: t.String({ examples: [EXAMPLE.calcId] }), title: t.String(), definition: Definition },
+  {
+    // A schema, not `true`: the answer's other fields are kept, never cleaned away.
+    additionalProperties: t.Unknown(),
+    description:
+      'A catalogue calculator: its public shape as GET /v1/calculators/:calcId shows it (category, description, unitSystems, fields, results, notes) with its `definition`',
+    examples: [catalogueCalculator(bmi)],
+  },
+);
+
+/** An owner's calculator in a load answer (docs/calculators.md, "Loading your calculators"). */
+const LoadedOwnCalculator = t.Object(
+  { id: t.String({ examples: [EXAMPLE_DEFINITION.id] }), title: Text, definition: Definition },
+  {
+    additionalProperties: false,
+    description:
+      "An owner's calculator: its id, its title (a text) and the definition served: the published version to widgets, the draft to a draft preview",
+    examples: [{ id: EXAMPLE_DEFINITION.id, title: EXAMPLE_DEFINITION.title, definition: EXAMPLE_DEFINITION }],
+  },
+);
+
 export const LoadAnswer = t.Object({
   calcId: t.String({ examples: [EXAMPLE.calcId] }),
-  calculator: t.Record(t.String(), t.Unknown(), {
+  calculator: t.Union([LoadedTemplate, LoadedOwnCalculator], {
     description:
-      "The calculator's public shape (as GET /v1/calculators/:calcId shows it) with its `definition`, which the widget renders when it does not bundle the calculator (docs/calculators.md)",
-    examples: [catalogueCalculator(bmi)],
+      'The calculator with its `definition`, which the widget renders when it does not bundle the calculator (docs/calculators.md)',
   }),
   values: t.Record(t.String(), t.Union([t.Number(), t.String(), t.Boolean()]), {
     description:
