@@ -26,6 +26,7 @@ const TABLES: readonly [SQLiteTable, PgTable][] = [
   [lite.deliveryEvents, pg.deliveryEvents],
   [lite.deliveryAttempts, pg.deliveryAttempts],
   [lite.funnelDaily, pg.funnelDaily],
+  [lite.usageNotices, pg.usageNotices],
 ];
 
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters. */

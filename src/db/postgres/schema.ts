@@ -282,3 +282,16 @@ export const deliveryAttempts = pgTable(
     index('delivery_attempts_account_idx').on(table.accountId, table.at),
   ],
 );
+
+export const usageNotices = pgTable(
+  'usage_notices',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    period: text('period').notNull(),
+    kind: text('kind').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.period, table.kind] })],
+);
