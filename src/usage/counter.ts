@@ -8,7 +8,15 @@ import type {
   UsageStore,
 } from '../db/usage-store.ts';
 import type { PullOutcome, SkipReason } from '../webhook/outcomes.ts';
-import { capReached, createDayTotals, type DayTotal, type LoadCaps, takeDayLoad } from './day-totals.ts';
+import {
+  type CapReached,
+  capReached,
+  createDayTotals,
+  type DayTotal,
+  type LoadCaps,
+  loadReachedCaps,
+  takeDayLoad,
+} from './day-totals.ts';
 import { FUNNEL_COUNTS, type FunnelEvent, noFunnel } from './funnel.ts';
 import type { RefusalReason } from './refusals.ts';
 import { addInto, entriesOf, keysOf, NEW_KEY, NO_ROOM, type Tally, tally } from './tally.ts';
@@ -204,8 +212,8 @@ export function createUsageCounter(
   const reading = new Map<string, Promise<Entry>>();
   let flushing: Promise<void> | null = null;
   const touched = new Set<string>();
-  const dayTotals = createDayTotals(store.loadsOnDay);
   const onThreshold = options.onThreshold;
+  const dayTotals = createDayTotals(store.loadsOnDay, capFull);
 
   function emptyDaily(): Record<DailyKind, Map<string, Tally>> {
     return { calls: new Map(), refused: new Map(), skipped: new Map(), funnel: new Map() };
@@ -381,32 +389,17 @@ export function createUsageCounter(
     onThreshold?.({ accountId: e.accountId, threshold, limitKind: 'quota', period: e.period, used, limit: e.limit });
   }
 
-  /** After a capped load was counted on `total`: tells of each daily cap it made full. */
-  function capsCrossed(accountId: string, total: DayTotal, domain: string, caps: LoadCaps): void {
-    if (!onThreshold) return;
-    const all = total.all.stored + total.all.pending;
-    if (all === caps.loadsPerDay)
-      onThreshold({
-        accountId,
-        threshold: 'exhausted',
-        limitKind: 'loadsPerDay',
-        period: total.day,
-        used: all,
-        limit: all,
-      });
-    if (caps.loadsPerDayPerDomain === null) return;
-    const count = total.domains.get(domain);
-    const mine = count ? count.stored + count.pending : 0;
-    if (mine === caps.loadsPerDayPerDomain)
-      onThreshold({
-        accountId,
-        threshold: 'exhausted',
-        limitKind: 'loadsPerDayPerDomain',
-        period: total.day,
-        used: mine,
-        limit: mine,
-        domain,
-      });
+  /** A daily cap reached, as a crossing of its only threshold. */
+  function capFull(cap: CapReached): void {
+    onThreshold?.({
+      accountId: cap.accountId,
+      threshold: 'exhausted',
+      limitKind: cap.cap,
+      period: cap.day,
+      used: cap.used,
+      limit: cap.limit,
+      ...(cap.domain === undefined ? {} : { domain: cap.domain }),
+    });
   }
 
   /** This server's unwritten loads of one account on one day, per origin (from the month's entry). */
@@ -434,7 +427,7 @@ export function createUsageCounter(
     if (e.stored + e.pending >= limit) return 'quota_exceeded';
     const refused = takeDayLoad(total, domain, caps);
     if (refused !== null) return refused;
-    capsCrossed(e.accountId, total, domain, caps);
+    if (onThreshold) loadReachedCaps(e.accountId, total, domain, capFull);
     return countLoad(e, day, limit, calcId, domain);
   }
 
