@@ -277,7 +277,7 @@ export function createApp(options: AppOptions) {
     widgetLimiter: widgetLimit.limiter,
     /** The results delivery loop: started and stopped with the server. */
     delivery,
-    /** Queues events that stand alone (usage warnings) for the account's results endpoint. */
+    /** Queues events that stand alone for the account's results endpoint (usage events have their own way in). */
     events,
     /** Settles when start-up work on the store (the signing-secret backfill) is done. */
     ready,
