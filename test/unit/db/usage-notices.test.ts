@@ -10,7 +10,7 @@ import { createPgDeliveryStore, createPgResultsEndpointStore } from '../../../sr
 import type { ResultsEndpointStore } from '../../../src/db/results-endpoint-store.ts';
 import { newEvent } from '../../../src/delivery/events.ts';
 import { usePostgres } from '../../helpers/postgres.ts';
-import { accountRow, DIALECTS, freshStores } from '../../helpers/store-dialects.ts';
+import { accountRow, DIALECTS, endpointRow, freshStores } from '../../helpers/store-dialects.ts';
 
 const cluster = usePostgres();
 const NOW = Date.parse('2026-03-14T09:00:00.000Z');
@@ -18,20 +18,8 @@ const KEY = { accountId: 'a1', period: '2026-03', kind: 'quota.warning' };
 
 const warning = (accountId = 'a1') => newEvent(accountId, 'usage.warning', { percent: 80 }, new Date(NOW));
 
-async function endpointFor(endpoints: ResultsEndpointStore, accountId: string) {
-  await endpoints.insert({
-    accountId,
-    url: 'https://hooks.example/events',
-    events: JSON.stringify(['usage.warning', 'usage.exhausted']),
-    secret: 'sealed',
-    previousSecret: null,
-    previousValidUntil: null,
-    disabledReason: null,
-    failingSince: null,
-    createdAt: new Date(NOW).toISOString(),
-    updatedAt: new Date(NOW).toISOString(),
-  });
-}
+const endpointFor = (endpoints: ResultsEndpointStore, accountId: string) =>
+  endpoints.insert(endpointRow(accountId, ['usage.warning', 'usage.exhausted'], new Date(NOW).toISOString()));
 
 for (const dialect of DIALECTS) {
   describe(`usage events on ${dialect}`, () => {
