@@ -32,6 +32,7 @@ import { createRetention } from './usage/retention.ts';
 import { createAddressPolicy } from './webhook/address-policy.ts';
 import { resultsEndpointModule } from './modules/results-endpoint/index.ts';
 import { createEventQueue } from './delivery/queue.ts';
+import { createUsageEvents } from './delivery/usage-events.ts';
 import { retrySchedule } from './delivery/schedule.ts';
 import { createDeliveryWorker } from './delivery/worker.ts';
 import { createInFlightLimiter } from './webhook/in-flight.ts';
@@ -77,6 +78,8 @@ export function createApp(options: AppOptions) {
       .flush()
       .catch((error: unknown) => logger.error('flush of usage counters failed; will retry', { error: String(error) }));
   const usage = createUsageCounter(usageStore, flushUsageNow, {
+    // Made once the delivery loop exists (below); the first load comes after.
+    onThreshold: (crossing) => usageEvents.notify(crossing),
     // Only while the database stays unreachable long enough for the cap to fill up.
     onDropped: ({ loads, calls, refused, skipped, funnel, cap }) =>
       logger.error(
@@ -142,6 +145,7 @@ export function createApp(options: AppOptions) {
     owner: options.serverId ?? crypto.randomUUID(),
   });
   const events = createEventQueue({ deliveries: stores.deliveries, wake: delivery.wake, now });
+  const usageEvents = createUsageEvents({ deliveries: stores.deliveries, wake: delivery.wake, now, logger });
   // The peer address is known to the server only once it listens. The server is held from
   // its start hook: reading `app.server` (a getter) on every widget call cost the per-client
   // limit about 2 µs a load, a tenth of a load's time on the server.
@@ -339,13 +343,14 @@ export function createApp(options: AppOptions) {
     widgetLimiter: widgetLimit.limiter,
     /** The results delivery loop: started and stopped with the server. */
     delivery,
-    /** Queues events that stand alone (usage warnings) for the account's results endpoint. */
+    /** Queues events that stand alone for the account's results endpoint (usage events have their own way in). */
     events,
     /** Settles when start-up work on the store (the signing-secret backfill) is done. */
     ready,
-    /** Writes batched counters and webhook outcomes (timer and shutdown). */
+    /** Writes batched counters and webhook outcomes (timer and shutdown), and the usage events they crossed. */
     async flush(): Promise<void> {
       const results = await Promise.allSettled([usage.flush(), statusLog.flush()]);
+      await usageEvents.settled();
       for (const result of results) if (result.status === 'rejected') throw result.reason;
     },
   };

@@ -4,7 +4,7 @@ import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import type { NewEvent } from '../delivery/events.ts';
 import type { Db } from './client.ts';
 import { insertList, selectList } from './columns.ts';
-import { deliveryAttempts, deliveryEvents } from './sqlite/schema.ts';
+import { deliveryAttempts, deliveryEvents, usageNotices } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
 export type DeliveryEventRow = typeof deliveryEvents.$inferSelect;
@@ -88,6 +88,9 @@ export function preparedEventIn(sqlite: Database): (event: NewEvent, now: number
     }).changes === 1;
 }
 
+/** What makes a usage event once only: its account, period (month or day) and kind. */
+export type UsageNoticeKey = Pick<typeof usageNotices.$inferInsert, 'accountId' | 'period' | 'kind'>;
+
 const EVENT_COLUMNS = selectList(deliveryEvents);
 
 /** Persistence of the delivery queue and its log. */
@@ -160,6 +163,25 @@ export function createDeliveryStore(db: Db) {
   return {
     /** Queues an event that stands alone (a test, a usage warning). True when it was queued. */
     add: (event: NewEvent, now: number): Promise<boolean> => gate.write(() => addEventIn(db, event, now)),
+
+    /**
+     * Queues a usage event unless one of its key was ever queued (or would have been, the
+     * account then having no endpoint): the key and the event are written in one
+     * transaction, so however many loads or servers race, one event goes out. True when
+     * this call queued it.
+     */
+    addUsageEvent: (key: UsageNoticeKey, event: NewEvent, now: number): Promise<boolean> =>
+      gate.write(() =>
+        db.transaction((tx) => {
+          const first = tx
+            .insert(usageNotices)
+            .values({ ...key, createdAt: event.createdAt })
+            .onConflictDoNothing()
+            .returning({ kind: usageNotices.kind })
+            .all();
+          return first.length === 1 && addEventIn(tx, event, now);
+        }),
+      ),
 
     /** Leases up to `limit` due events to `owner`. */
     claim: (request: ClaimRequest): Promise<DeliveryEventRow[]> =>
@@ -264,16 +286,21 @@ export function createDeliveryStore(db: Db) {
         .all();
     },
 
-    /** Deletes events (with their log) created before `createdBefore` (ISO-8601). */
+    /**
+     * Deletes events (with their log) created before `createdBefore` (ISO-8601), and the
+     * usage events' keys of months before that moment's (a month's keys last all month).
+     */
     prune: (createdBefore: string): Promise<number> =>
-      gate.write(
-        () =>
-          db
-            .delete(deliveryEvents)
-            .where(lt(deliveryEvents.createdAt, createdBefore))
-            .returning({ id: deliveryEvents.id })
-            .all().length,
-      ),
+      gate.write(() => {
+        db.delete(usageNotices)
+          .where(lt(usageNotices.period, createdBefore.slice(0, 7)))
+          .run();
+        return db
+          .delete(deliveryEvents)
+          .where(lt(deliveryEvents.createdAt, createdBefore))
+          .returning({ id: deliveryEvents.id })
+          .all().length;
+      }),
   };
 }
 

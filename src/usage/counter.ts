@@ -8,7 +8,15 @@ import type {
   UsageStore,
 } from '../db/usage-store.ts';
 import type { PullOutcome, SkipReason } from '../webhook/outcomes.ts';
-import { capReached, createDayTotals, type DayTotal, type LoadCaps, takeDayLoad } from './day-totals.ts';
+import {
+  type CapReached,
+  capReached,
+  createDayTotals,
+  type DayTotal,
+  type LoadCaps,
+  loadReachedCaps,
+  takeDayLoad,
+} from './day-totals.ts';
 import { FUNNEL_COUNTS, type FunnelEvent, noFunnel } from './funnel.ts';
 import type { RefusalReason } from './refusals.ts';
 import { addInto, entriesOf, keysOf, NEW_KEY, NO_ROOM, type Tally, tally } from './tally.ts';
@@ -39,6 +47,10 @@ export function dayOf(date: Date): string {
 const SEP = '\u0000';
 
 interface Entry {
+  accountId: string;
+  period: string;
+  /** The limit the last load counted here was held to (0 before one): a jump read after a flush is judged against it. */
+  limit: number;
   stored: number;
   pending: number;
   /** Unflushed loads of this month by day, calculator and origin; they add up to `pending`. */
@@ -89,6 +101,12 @@ type DroppedDetail = Record<'loads' | DailyKind, number> & { cap: number };
 export interface UsageCounterOptions {
   /** Called once per flush attempt when counts lost their per-day detail since the last. */
   onDropped?: (dropped: DroppedDetail) => void;
+  /**
+   * Called, synchronously and without waiting, when this server sees a limit's threshold
+   * crossed: by a load it counts, or by other servers' loads read after a flush. Other
+   * servers may see the same crossing: the receiver makes it once (docs/results.md).
+   */
+  onThreshold?: (crossing: ThresholdCrossing) => void;
   maxPendingDayKeys?: number;
 }
 
@@ -120,16 +138,34 @@ const keyOf = <K extends DailyKind>(key: string): DailyKeys[K] => key as DailyKe
 export type LoadVerdict = 'ok' | 'quota_exceeded' | 'day_cap' | 'domain_cap';
 
 /** The quota thresholds an owner hears about: 80 % (a warning) and 100 % (exhausted). */
-type QuotaThreshold = 'warning' | 'exhausted';
+export type QuotaThreshold = 'warning' | 'exhausted';
+
+/** The limits a load is held to: the plan's monthly quota and the owner's daily caps. */
+type LimitKind = 'quota' | keyof LoadCaps;
+
+/**
+ * A limit's threshold crossed: the month's quota at 80 % or 100 %, or an owner's daily
+ * cap reached (exhausted only). `period` is the quota's month ("YYYY-MM") or the cap's
+ * day ("YYYY-MM-DD"); `domain` the origin of a per-origin cap.
+ */
+export interface ThresholdCrossing {
+  accountId: string;
+  threshold: QuotaThreshold;
+  limitKind: LimitKind;
+  period: string;
+  used: number;
+  limit: number;
+  domain?: string;
+}
 
 /** The share of the quota at which owners are warned. */
 const WARNING_SHARE = 0.8;
 
 /**
  * The threshold a month's count crossed going from `before` to `after` loads, if any: the
- * one place the 80 % and 100 % crossings are found. Today the 100 % crossing flushes
- * (`onLimitReached`); the `usage.warning` and `usage.exhausted` events to the owner's
- * results endpoint belong here too, once that endpoint exists.
+ * one place the 80 % and 100 % crossings are found. The 100 % crossing flushes
+ * (`onLimitReached`); both go to `onThreshold`, which sends the `usage.warning` and
+ * `usage.exhausted` events to the owner's results endpoint.
  */
 export function quotaThresholdCrossed(before: number, after: number, limit: number): QuotaThreshold | null {
   if (before < limit && after >= limit) return 'exhausted';
@@ -176,7 +212,8 @@ export function createUsageCounter(
   const reading = new Map<string, Promise<Entry>>();
   let flushing: Promise<void> | null = null;
   const touched = new Set<string>();
-  const dayTotals = createDayTotals(store.loadsOnDay);
+  const onThreshold = options.onThreshold;
+  const dayTotals = createDayTotals(store.loadsOnDay, capFull);
 
   function emptyDaily(): Record<DailyKind, Map<string, Tally>> {
     return { calls: new Map(), refused: new Map(), skipped: new Map(), funnel: new Map() };
@@ -192,7 +229,7 @@ export function createUsageCounter(
       read = store.loads(accountId, period).then(
         (stored) => {
           reading.delete(key);
-          const created: Entry = { stored, pending: 0, days: new Map() };
+          const created: Entry = { accountId, period, limit: 0, stored, pending: 0, days: new Map() };
           entries.set(key, created);
           return created;
         },
@@ -231,7 +268,13 @@ export function createUsageCounter(
       const e = entries.get(key);
       if (!e) continue;
       const [accountId = '', period = ''] = key.split(SEP);
-      e.stored = await store.loads(accountId, period);
+      const stored = e.stored;
+      const read = await store.loads(accountId, period);
+      // Loads counted during the read crossed on their own: only the jump is judged here.
+      const before = stored + e.pending;
+      e.stored = read;
+      const crossed = e.limit > 0 ? quotaThresholdCrossed(before, read + e.pending, e.limit) : null;
+      if (crossed !== null) quotaCrossed(e, crossed, read + e.pending);
     }
   }
 
@@ -332,10 +375,31 @@ export function createUsageCounter(
   ): LoadVerdict | Promise<LoadVerdict> {
     if (e.stored + e.pending >= limit) return 'quota_exceeded';
     e.pending += 1;
+    e.limit = limit;
     countDay(e.days, day, calcId, domain, 'loads');
     const used = e.stored + e.pending;
-    if (quotaThresholdCrossed(used - 1, used, limit) !== 'exhausted') return 'ok';
+    const crossed = quotaThresholdCrossed(used - 1, used, limit);
+    if (crossed === null) return 'ok';
+    quotaCrossed(e, crossed, used);
+    if (crossed === 'warning') return 'ok';
     return Promise.resolve(onLimitReached()).then(() => 'ok');
+  }
+
+  function quotaCrossed(e: Entry, threshold: QuotaThreshold, used: number): void {
+    onThreshold?.({ accountId: e.accountId, threshold, limitKind: 'quota', period: e.period, used, limit: e.limit });
+  }
+
+  /** A daily cap reached, as a crossing of its only threshold. */
+  function capFull(cap: CapReached): void {
+    onThreshold?.({
+      accountId: cap.accountId,
+      threshold: 'exhausted',
+      limitKind: cap.cap,
+      period: cap.day,
+      used: cap.used,
+      limit: cap.limit,
+      ...(cap.domain === undefined ? {} : { domain: cap.domain }),
+    });
   }
 
   /** This server's unwritten loads of one account on one day, per origin (from the month's entry). */
@@ -361,7 +425,10 @@ export function createUsageCounter(
     caps: LoadCaps,
   ): LoadVerdict | Promise<LoadVerdict> {
     if (e.stored + e.pending >= limit) return 'quota_exceeded';
-    return takeDayLoad(total, domain, caps) ?? countLoad(e, day, limit, calcId, domain);
+    const refused = takeDayLoad(total, domain, caps);
+    if (refused !== null) return refused;
+    if (onThreshold) loadReachedCaps(e.accountId, total, domain, capFull);
+    return countLoad(e, day, limit, calcId, domain);
   }
 
   function pendingDeltas(): UsageDeltas {

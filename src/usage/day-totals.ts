@@ -15,7 +15,21 @@ export interface DayTotal {
   day: string;
   all: Count;
   domains: Map<string, Count>;
+  /** The caps the last load counted here was held to: a jump read after a flush is judged against them. */
+  caps?: LoadCaps;
 }
+
+/** A daily cap reached: by the day's loads in all, or by those from one origin. */
+export interface CapReached {
+  accountId: string;
+  day: string;
+  cap: keyof LoadCaps;
+  used: number;
+  limit: number;
+  domain?: string;
+}
+
+const sum = (count: Count): number => count.stored + count.pending;
 
 /**
  * The page origins one account's day follows. Under a wildcard a caller may name any
@@ -53,7 +67,57 @@ export function takeDayLoad(total: DayTotal, domain: string, caps: LoadCaps): 'd
   } else if (!within(count, caps.loadsPerDayPerDomain)) return 'domain_cap';
   total.all.pending += 1;
   if (count !== undefined) count.pending += 1;
+  total.caps = caps;
   return null;
+}
+
+/**
+ * Tells `reached` of each cap the load just counted from `domain` (by `takeDayLoad`) made
+ * full: loads come one at a time, so the count equals the cap once.
+ */
+export function loadReachedCaps(
+  accountId: string,
+  total: DayTotal,
+  domain: string,
+  reached: (cap: CapReached) => void,
+): void {
+  const caps = total.caps;
+  if (!caps) return;
+  const all = sum(total.all);
+  if (all === caps.loadsPerDay) reached({ accountId, day: total.day, cap: 'loadsPerDay', used: all, limit: all });
+  const count = caps.loadsPerDayPerDomain === null ? undefined : total.domains.get(domain);
+  const perDomain = caps.loadsPerDayPerDomain;
+  if (count && sum(count) === perDomain)
+    reached({ accountId, day: total.day, cap: 'loadsPerDayPerDomain', used: perDomain, limit: perDomain, domain });
+}
+
+/** The caps a jump read after a flush reached: from the counts `before` it to those now. */
+function jumpReachedCaps(
+  accountId: string,
+  total: DayTotal,
+  before: { all: number; domains: Map<string, number> },
+  reached: (cap: CapReached) => void,
+): void {
+  const caps = total.caps;
+  if (!caps) return;
+  const all = sum(total.all);
+  if (caps.loadsPerDay !== null && before.all < caps.loadsPerDay && all >= caps.loadsPerDay)
+    reached({ accountId, day: total.day, cap: 'loadsPerDay', used: all, limit: caps.loadsPerDay });
+  const perDomain = caps.loadsPerDayPerDomain;
+  if (perDomain === null) return;
+  for (const [domain, count] of total.domains) {
+    if ((before.domains.get(domain) ?? 0) < perDomain && sum(count) >= perDomain) {
+      reached({
+        accountId,
+        day: total.day,
+        cap: 'loadsPerDayPerDomain',
+        used: sum(count),
+        limit: perDomain,
+        domain,
+      });
+      return;
+    }
+  }
 }
 
 /**
@@ -63,7 +127,10 @@ export function takeDayLoad(total: DayTotal, domain: string, caps: LoadCaps): 'd
  * other servers' written loads count too, at most one flush interval late — as the
  * monthly quota is. Accounts without a daily cap are never looked at.
  */
-export function createDayTotals(read: (accountId: string, day: string) => Promise<DomainLoads[]>) {
+export function createDayTotals(
+  read: (accountId: string, day: string) => Promise<DomainLoads[]>,
+  reached: (cap: CapReached) => void = () => {},
+) {
   /** By account: one day each (a new day replaces the last, so they are bounded by accounts). */
   const totals = new Map<string, DayTotal>();
   /** By account and day, while the day is read. */
@@ -160,7 +227,14 @@ export function createDayTotals(read: (accountId: string, day: string) => Promis
       touched.clear();
       for (const accountId of accounts) {
         const total = totals.get(accountId);
-        if (total) setStored(total, await read(accountId, total.day));
+        if (!total) continue;
+        const rows = await read(accountId, total.day);
+        // Loads counted during the read were judged on their own: only the jump is judged here.
+        const before = { all: sum(total.all), domains: new Map<string, number>() };
+        if (total.caps?.loadsPerDayPerDomain != null)
+          for (const [domain, count] of total.domains) before.domains.set(domain, sum(count));
+        setStored(total, rows);
+        jumpReachedCaps(accountId, total, before, reached);
       }
     },
   };

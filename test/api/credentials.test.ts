@@ -202,6 +202,10 @@ describe('DELETE /v1/account', () => {
       body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi', inputs: { weight: 80, height: 180 } },
     });
     expect(submitted.status).toBe(202);
+    // A daily cap the next load reaches: its usage event's once-only key.
+    const used: number = (await app.request('GET', '/v1/account', { token: owner.token })).json.usage.used;
+    await app.request('PUT', '/v1/account/limits', { token: owner.token, body: { loadsPerDay: used + 1 } });
+    expect((await load()).status).toBe(200);
     await app.flush();
     return owner;
   }

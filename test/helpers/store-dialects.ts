@@ -32,6 +32,20 @@ export const accountRow = (id: string, createdAt = '2026-01-01T00:00:00.000Z') =
   apiKey: `pk_${id}`,
   createdAt,
 });
+/** A results endpoint row as the stores take it, receiving `events`, made at `at` (ISO-8601). */
+export const endpointRow = (accountId: string, events: readonly string[], at: string) => ({
+  accountId,
+  url: 'https://hooks.example/events',
+  events: JSON.stringify(events),
+  secret: 'sealed',
+  previousSecret: null,
+  previousValidUntil: null,
+  disabledReason: null,
+  failingSince: null,
+  createdAt: at,
+  updatedAt: at,
+});
+
 export type Dialect = (typeof DIALECTS)[number];
 
 /** Every store over a fresh, migrated database of one dialect; `close()` removes it. */

@@ -29,6 +29,7 @@ const TABLES: readonly [SQLiteTable, PgTable][] = [
   [lite.results, pg.results],
   [lite.resultsMonthly, pg.resultsMonthly],
   [lite.funnelDaily, pg.funnelDaily],
+  [lite.usageNotices, pg.usageNotices],
 ];
 
 /** Rows read and written per statement: well under PostgreSQL's 65,535 parameters. */

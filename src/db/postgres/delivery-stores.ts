@@ -5,7 +5,7 @@ import { selectList } from '../columns.ts';
 import type { DeliveryEventRow, DeliveryStore, LogCursor } from '../delivery-store.ts';
 import type { ResultsEndpointStore } from '../results-endpoint-store.ts';
 import type { PgDb } from './client.ts';
-import { deliveryAttempts, deliveryEvents, resultsEndpoints } from './schema.ts';
+import { deliveryAttempts, deliveryEvents, resultsEndpoints, usageNotices } from './schema.ts';
 
 /**
  * The PostgreSQL side of the results endpoint and the delivery queue, typed by the SQLite
@@ -126,6 +126,16 @@ export function createPgDeliveryStore(db: PgDb): DeliveryStore {
 
   return {
     add: async (event, now) => addPgEventIn(db, event, now),
+    // Two servers inserting one key: the second waits for the first's commit, then inserts nothing.
+    addUsageEvent: async (key, event, now) =>
+      db.transaction(async (tx) => {
+        const first = await tx
+          .insert(usageNotices)
+          .values({ ...key, createdAt: event.createdAt })
+          .onConflictDoNothing()
+          .returning({ kind: usageNotices.kind });
+        return first.length === 1 && (await addPgEventIn(tx, event, now));
+      }),
     claim: async (request) =>
       (
         (await client.unsafe(claimDue, [
@@ -220,8 +230,10 @@ export function createPgDeliveryStore(db: PgDb): DeliveryStore {
         )
         .orderBy(desc(deliveryAttempts.at), desc(deliveryAttempts.eventId), desc(deliveryAttempts.attempt))
         .limit(options.limit),
-    prune: async (createdBefore) =>
-      (await db.delete(deliveryEvents).where(lt(deliveryEvents.createdAt, createdBefore)).returning(ids)).length,
+    prune: async (createdBefore) => {
+      await db.delete(usageNotices).where(lt(usageNotices.period, createdBefore.slice(0, 7)));
+      return (await db.delete(deliveryEvents).where(lt(deliveryEvents.createdAt, createdBefore)).returning(ids)).length;
+    },
   };
 }
 

@@ -338,3 +338,16 @@ export const resultsMonthly = pgTable(
   },
   (table) => [primaryKey({ columns: [table.accountId, table.period] })],
 );
+
+export const usageNotices = pgTable(
+  'usage_notices',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    period: text('period').notNull(),
+    kind: text('kind').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.period, table.kind] })],
+);

@@ -395,3 +395,23 @@ export const resultsMonthly = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.accountId, table.period] })],
 );
+
+/**
+ * The usage events an account was sent (or would have been, without an endpoint): one row
+ * per account, period and kind, so that `usage.warning` and `usage.exhausted` go out once
+ * however many servers see the threshold crossed (docs/results.md, "Usage events").
+ * `period` is the month ("YYYY-MM") of the plan's quota, the day ("YYYY-MM-DD") of a daily cap.
+ */
+export const usageNotices = sqliteTable(
+  'usage_notices',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    period: text('period').notNull(),
+    /** `<limit>.<threshold>`: `quota.warning`, `quota.exhausted`, `loadsPerDay.exhausted`, … */
+    kind: text('kind').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.period, table.kind] })],
+);

@@ -9,7 +9,7 @@ import { addEventIn } from '../../../src/db/delivery-store.ts';
 import { addPgEventIn } from '../../../src/db/postgres/delivery-stores.ts';
 import { newEvent } from '../../../src/delivery/events.ts';
 import { usePostgres } from '../../helpers/postgres.ts';
-import { accountRow, DIALECTS, freshStores } from '../../helpers/store-dialects.ts';
+import { accountRow, DIALECTS, endpointRow, freshStores } from '../../helpers/store-dialects.ts';
 
 const cluster = usePostgres();
 const NOW = Date.parse('2026-03-14T09:00:00.000Z');
@@ -18,18 +18,7 @@ type Stores = Awaited<ReturnType<typeof freshStores>>;
 
 async function withEndpoint(s: Stores, id: string, events: string[] = ['result.submitted']) {
   await s.accounts.insert(accountRow(id));
-  await s.resultsEndpoints.insert({
-    accountId: id,
-    url: 'https://hooks.example/events',
-    events: JSON.stringify(events),
-    secret: 'sealed',
-    previousSecret: null,
-    previousValidUntil: null,
-    disabledReason: null,
-    failingSince: null,
-    createdAt: new Date(NOW).toISOString(),
-    updatedAt: new Date(NOW).toISOString(),
-  });
+  await s.resultsEndpoints.insert(endpointRow(id, events, new Date(NOW).toISOString()));
 }
 
 /**

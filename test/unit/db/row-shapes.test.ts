@@ -45,7 +45,8 @@ const sameRows: Same<typeof lite.accounts.$inferSelect, typeof pg.accounts.$infe
   Same<typeof lite.customCalculatorVersions.$inferSelect, typeof pg.customCalculatorVersions.$inferSelect> &
   Same<typeof lite.resultsEndpoints.$inferSelect, typeof pg.resultsEndpoints.$inferSelect> &
   Same<typeof lite.deliveryEvents.$inferSelect, typeof pg.deliveryEvents.$inferSelect> &
-  Same<typeof lite.deliveryAttempts.$inferSelect, typeof pg.deliveryAttempts.$inferSelect> = true;
+  Same<typeof lite.deliveryAttempts.$inferSelect, typeof pg.deliveryAttempts.$inferSelect> &
+  Same<typeof lite.usageNotices.$inferSelect, typeof pg.usageNotices.$inferSelect> = true;
 
 test('the SQLite and PostgreSQL schemas hold the same tables with the same columns', () => {
   expect(sameRows).toBe(true);

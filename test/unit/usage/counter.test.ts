@@ -2,7 +2,13 @@ import { expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { openDatabase } from '../../../src/db/client.ts';
 import { createUsageStore } from '../../../src/db/usage-store.ts';
-import { createUsageCounter, dayOf, periodOf, quotaThresholdCrossed } from '../../../src/usage/counter.ts';
+import {
+  createUsageCounter,
+  dayOf,
+  periodOf,
+  quotaThresholdCrossed,
+  type ThresholdCrossing,
+} from '../../../src/usage/counter.ts';
 import { MAX_DAY_DOMAINS } from '../../../src/usage/day-totals.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 
@@ -450,4 +456,63 @@ test('funnel steps count by day, calculator, origin and step, pending rows side 
     { date: '2026-05-02', calcId: 'bmi', domain: SHOP, views: 2, starts: 2, completes: 0, submits: 0 },
   ]);
   expect(await s.store.loads('a1', '2026-05')).toBe(0);
+});
+
+test('onThreshold: the loads that reach 80 % and 100 % of the quota and a daily cap tell it, once each', async () => {
+  using s = setup();
+  const crossings: ThresholdCrossing[] = [];
+  const counter = createUsageCounter(s.store, () => {}, { onThreshold: (c) => crossings.push(c) });
+  for (let i = 0; i < 12; i++) await counter.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+  expect(crossings).toEqual([
+    { accountId: 'a1', threshold: 'warning', limitKind: 'quota', period: '2026-05', used: 8, limit: 10 },
+    { accountId: 'a1', threshold: 'exhausted', limitKind: 'quota', period: '2026-05', used: 10, limit: 10 },
+  ]);
+  crossings.length = 0;
+  for (let i = 0; i < 4; i++) await counter.tryCount('a2', '2026-05-02', 100, 'bmi', BLOG, CAPS(null, 2));
+  for (let i = 0; i < 4; i++) await counter.tryCount('a2', '2026-05-02', 100, 'bmi', SHOP, CAPS(3, 2));
+  expect(crossings).toEqual([
+    {
+      accountId: 'a2',
+      threshold: 'exhausted',
+      limitKind: 'loadsPerDayPerDomain',
+      period: '2026-05-02',
+      used: 2,
+      limit: 2,
+      domain: BLOG,
+    },
+    { accountId: 'a2', threshold: 'exhausted', limitKind: 'loadsPerDay', period: '2026-05-02', used: 3, limit: 3 },
+  ]);
+});
+
+test("onThreshold: two servers' loads, each under a threshold, cross it together when a flush reads them", async () => {
+  using s = setup();
+  const seen: Record<'a' | 'b', ThresholdCrossing[]> = { a: [], b: [] };
+  const [a, b] = (['a', 'b'] as const).map((name) =>
+    createUsageCounter(s.store, () => {}, { onThreshold: (c) => seen[name].push(c) }),
+  );
+  if (!a || !b) throw new Error('no counters');
+  for (const server of [a, b]) {
+    for (let i = 0; i < 4; i++) await server.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+    for (let i = 0; i < 2; i++) await server.tryCount('a2', '2026-05-02', 100, 'bmi', SHOP, CAPS(4, 3));
+  }
+  await a.flush();
+  expect(seen.a).toEqual([]);
+  await b.flush();
+  expect(seen.b).toEqual([
+    { accountId: 'a1', threshold: 'warning', limitKind: 'quota', period: '2026-05', used: 8, limit: 10 },
+    { accountId: 'a2', threshold: 'exhausted', limitKind: 'loadsPerDay', period: '2026-05-02', used: 4, limit: 4 },
+    {
+      accountId: 'a2',
+      threshold: 'exhausted',
+      limitKind: 'loadsPerDayPerDomain',
+      period: '2026-05-02',
+      used: 4,
+      limit: 3,
+      domain: SHOP,
+    },
+  ]);
+  // Nothing further is crossed: the next flush reads the same counts.
+  await b.tryCount('a1', '2026-05-02', 10, 'bmi', SHOP);
+  await b.flush();
+  expect(seen.b).toHaveLength(3);
 });
