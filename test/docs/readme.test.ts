@@ -341,3 +341,18 @@ describe('README', () => {
     }
   });
 });
+
+describe('"Configuration"', () => {
+  test('names every flag of calc serve, with its variable', async () => {
+    const { default: Serve } = await import('../../cli/commands/serve.ts');
+    const table = README.slice(README.indexOf('### Configuration'), README.indexOf('### Where data lives'));
+    const missing = Object.keys(Serve.flags).filter((name) => !new RegExp(`\`--${name}[\` ]`).test(table));
+    expect(missing).toEqual([]);
+    // A flag's variable is CALC_ and its name; the table names it (or its family with "…").
+    const variables = Object.keys(Serve.flags)
+      .filter((name) => name !== 'json' && name !== 'regenerate-secrets' && name !== 'demo')
+      .map((name) => `CALC_${name.toUpperCase().replaceAll('-', '_')}`)
+      .filter((variable) => !table.includes(variable) && !table.includes(`${variable.replace(/_[A-Z]+$/, '')}_`));
+    expect(variables).toEqual([]);
+  });
+});
