@@ -379,3 +379,36 @@ test(
   },
   FLOW_TIMEOUT_MS,
 );
+
+test(
+  "the builder's preview: an unpublished draft pre-filled by the webhook, as a visitor's widget would be; never a load",
+  async () => {
+    const owner = await suite.server.app.signup(newEmail(), PASSWORD);
+    await suite.server.app.accounts.setPlan(owner.id, 'extra');
+    const created = await suite.server.api('POST', '/v1/account/calculators', owner.token, {
+      from: 'bmi',
+      id: 'gym-bmi',
+    });
+    expect(created.status).toBe(201);
+    const saved = await suite.server.api('PUT', '/v1/widget-config/gym-bmi', owner.token, {
+      config: { webhook: { url: target.url('/prefill') } },
+    });
+    expect(saved.status).toBe(200);
+    const before = target.hits;
+    const { context, page } = await open('/dashboard/calculators/gym-bmi/edit');
+    await signIn(page, owner.email);
+    await page.getByRole('heading', { level: 1, name: /^Edit / }).waitFor();
+    // The draft's own formula over 82 kg from the webhook and 175 cm by default.
+    await page.locator('.widget-preview').getByText('26.8', { exact: false }).first().waitFor();
+    expect(target.hits).toBeGreaterThan(before);
+    // Asked again on demand: one more pull.
+    const pulled = target.hits;
+    await page.getByRole('button', { name: 'Pull pre-fill again' }).click();
+    for (const deadline = Date.now() + 10_000; target.hits === pulled && Date.now() < deadline; ) await Bun.sleep(20);
+    expect(target.hits).toBeGreaterThan(pulled);
+    const account = (await suite.server.api('GET', '/v1/account', owner.token)).json;
+    expect(account.usage.used).toBe(0);
+    await context.close();
+  },
+  FLOW_TIMEOUT_MS,
+);
