@@ -1,5 +1,6 @@
 import { t } from 'elysia';
 import { catalogueCalculator } from '../../calculators/index.ts';
+import { CatalogueCalculator } from '../../calculators/schema.ts';
 import { bmi } from '../../calculators/templates/bmi.ts';
 import { EXAMPLE } from '../../http/model.ts';
 import { WIDGET_EVENTS } from '../../usage/funnel.ts';
@@ -26,7 +27,7 @@ export const VerifyAnswer = t.Object({ ok: t.Literal(true), calcId: t.String({ e
 
 export const LoadAnswer = t.Object({
   calcId: t.String({ examples: [EXAMPLE.calcId] }),
-  calculator: t.Record(t.String(), t.Unknown(), {
+  calculator: t.Composite([CatalogueCalculator], {
     description:
       "The calculator's public shape (as GET /v1/calculators/:calcId shows it) with its `definition`, which the widget renders when it does not bundle the calculator (docs/calculators.md)",
     examples: [catalogueCalculator(bmi)],
