@@ -70,15 +70,17 @@ export const ERROR_DETAILS = {
   }),
 } satisfies Partial<Record<ErrorCode, TSchema>>;
 
+// Closed: a client can rely on `details` being absent where no shape is given.
+const closed = { additionalProperties: false } as const;
 const plainCodes = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => !(code in ERROR_DETAILS));
 
 /** The one error envelope, as a schema for the OpenAPI document: one shape per code with details, one for the rest. */
 export const ErrorResponse = t.Object(
   {
     error: t.Union([
-      t.Object({ code: t.Union(plainCodes.map((code) => t.Literal(code))), message: t.String() }),
+      t.Object({ code: t.Union(plainCodes.map((code) => t.Literal(code))), message: t.String() }, closed),
       ...Object.entries(ERROR_DETAILS).map(([code, details]) =>
-        t.Object({ code: t.Literal(code), message: t.String(), details }),
+        t.Object({ code: t.Literal(code), message: t.String(), details }, closed),
       ),
     ]),
   },

@@ -164,7 +164,13 @@ export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
   ];
   return forClients({
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version, description: apiDescription(info.publicUrl) },
+    info: {
+      title: info.title,
+      version: info.version,
+      description: apiDescription(info.publicUrl),
+      // Each server is self-hosted: whoever runs it answers for it.
+      contact: { name: 'The operator of this server', url: info.publicUrl },
+    },
     servers: [{ url: info.publicUrl }],
     tags: tags.sort().map((name) => ({ name, description: TAGS[name] })),
     components: {
@@ -230,7 +236,7 @@ function isOptional(schema: unknown): boolean {
  * as. A TypeBox tuple (`items` as a list, draft 7) is written as JSON Schema 2020-12 has
  * it, `prefixItems`.
  */
-function forClients<T>(node: T): T {
+export function forClients<T>(node: T): T {
   if (Array.isArray(node)) return node.map(forClients) as T;
   if (typeof node !== 'object' || node === null) return node;
   const object = Object.fromEntries(Object.entries(node).map(([key, child]) => [key, forClients(child)]));

@@ -9,6 +9,7 @@ import { Value } from '@sinclair/typebox/value';
 import { EXAMPLE_DEFINITION } from '../../src/definition/example.ts';
 import { Definition } from '../../src/definition/schema.ts';
 import { validateDefinition } from '../../src/definition/validate.ts';
+import { forClients } from '../../src/http/openapi.ts';
 import { testApp } from '../helpers/test-app.ts';
 
 type Schema = Record<string, any>;
@@ -35,7 +36,7 @@ function untyped(node: Schema, where: string): string[] {
     ),
     ...((node.anyOf ?? []) as Schema[]).map((v, i) => [`|${i}`, v] as [string, Schema]),
     // A tuple (a table's [threshold, value] row): its items one by one.
-    ...((Array.isArray(node.items) ? node.items : []) as Schema[]).map((v, i) => [`[${i}]`, v] as [string, Schema]),
+    ...((node.prefixItems ?? []) as Schema[]).map((v, i) => [`[${i}]`, v] as [string, Schema]),
   ];
   if (typeof node.items === 'object' && !Array.isArray(node.items)) children.push(['[]', node.items]);
   if (typeof node.additionalProperties === 'object') children.push(['{any}', node.additionalProperties]);
@@ -48,7 +49,8 @@ describe('the definition in /openapi.json', () => {
     const create = doc.paths[BASE].post;
     const documented = create.requestBody.content['application/json'].schema.anyOf[0].properties.definition;
     const { examples, ...shape } = documented;
-    const { examples: _none, ...typebox } = JSON.parse(JSON.stringify(Definition));
+    // As the document writes every schema for clients (a tuple as `prefixItems`).
+    const { examples: _none, ...typebox } = forClients(JSON.parse(JSON.stringify(Definition)));
     expect(shape).toEqual(typebox);
     expect(examples).toEqual([EXAMPLE_DEFINITION]);
     expect(untyped(shape, 'definition')).toEqual([]);
