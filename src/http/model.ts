@@ -52,13 +52,22 @@ export const EXAMPLE = {
  */
 export const ERROR_DETAILS = {
   invalid_request: t.Optional(
-    t.Array(
-      t.Object({
-        field: t.String({ description: 'The offending field, dotted (`config.webhook.url`); empty for the body' }),
-        message: t.String(),
-      }),
-      { maxItems: 10, description: 'Up to 10 offending fields, the first one named by `message`' },
-    ),
+    t.Union([
+      t.Array(
+        t.Object({
+          field: t.String({ description: 'The offending field, dotted (`config.webhook.url`); empty for the body' }),
+          message: t.String(),
+        }),
+        { maxItems: 10, description: 'Up to 10 offending fields, the first one named by `message`' },
+      ),
+      t.Object(
+        { headers: t.Array(t.String()) },
+        {
+          description:
+            'A webhook URL moved to another origin: every header sent back redacted, whose real value must be sent again',
+        },
+      ),
+    ]),
   ),
   invalid_definition: t.Array(Problem, { description: 'Every problem found in the definition' }),
   plan_limit: t.Object({
