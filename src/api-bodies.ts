@@ -4,7 +4,6 @@
  * type-only imports, erased when a client is bundled.
  */
 import type { Static } from 'elysia';
-import type { CatalogueCalculator } from './calculators/index.ts';
 import type {
   AccountCalculatorAnswer,
   AccountCalculatorList,
@@ -19,7 +18,7 @@ import type { LimitsEnvelope } from './modules/limits/index.ts';
 import type { SigningSecretAnswer } from './modules/signing-secret/index.ts';
 import type { FunnelReport, UsageReport } from './modules/usage/index.ts';
 import type { ConfigAnswer, TestAnswer } from './modules/widget-config/index.ts';
-import type { LoadAnswer, OwnLoadedCalculator } from './modules/widget/index.ts';
+import type { LoadAnswer } from './modules/widget/index.ts';
 import type {
   DeliveryList,
   EndpointEnvelope,
@@ -30,12 +29,6 @@ import type {
 } from './modules/results-endpoint/index.ts';
 import type { ResultDeleted, ResultEnvelope, ResultList } from './modules/results/index.ts';
 
-/**
- * `Body` with `Key` read as `T`: the schemas describe a calculator only as an object, its
- * shape lives in src/calculators/templates/public.ts and src/definition/.
- */
-type WithCalculators<Body, Key extends keyof Body, T> = Omit<Body, Key> & { [K in Key]: T };
-
 export type SessionBody = Static<typeof Session>;
 export type AccountOverviewBody = Static<typeof AccountOverview>;
 export type AccountBody = Static<typeof AccountEnvelope>;
@@ -44,14 +37,10 @@ export type DoneBody = Static<typeof Done>;
 export type DomainListBody = Static<typeof DomainList>;
 export type DomainBody = Static<typeof DomainEnvelope>;
 export type DomainJson = DomainBody['domain'];
-export type CalculatorListBody = WithCalculators<Static<typeof CalculatorList>, 'calculators', CatalogueCalculator[]>;
-export type CalculatorBody = WithCalculators<Static<typeof CalculatorEnvelope>, 'calculator', CatalogueCalculator>;
-/** POST /v1/widget/preview answers what a widget load answers: a catalogue calculator or an owner's. */
-export type PreviewBody = WithCalculators<
-  Static<typeof LoadAnswer>,
-  'calculator',
-  CatalogueCalculator | OwnLoadedCalculator
->;
+export type CalculatorListBody = Static<typeof CalculatorList>;
+export type CalculatorBody = Static<typeof CalculatorEnvelope>;
+/** POST /v1/widget/preview answers what a widget load answers. */
+export type PreviewBody = Static<typeof LoadAnswer>;
 export type WidgetConfigBody = Static<typeof ConfigAnswer>;
 export type TestWebhookBody = Static<typeof TestAnswer>;
 export type SigningSecretBody = Static<typeof SigningSecretAnswer>;

@@ -1,10 +1,12 @@
-import { Elysia } from 'elysia';
+import { type AnyElysia, Elysia } from 'elysia';
 import type { ServerConfig } from './config.ts';
 import { type Backend, loginLimiterOf, probesOf, storesOf } from './db/backend.ts';
 import { requestClientIp } from './http/client-ip.ts';
 import { createAccessLog } from './http/access-log.ts';
 import { elysiaGroup, httpConventions } from './http/conventions.ts';
 import { docsModule } from './http/docs.ts';
+import type { RouteLike } from './http/openapi.ts';
+import type { RouteGroup } from './http/route-group.ts';
 import { nativeRoutes } from './http/native-route.ts';
 import { signupRateLimit, widgetRateLimit } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -202,7 +204,7 @@ export function createApp(options: AppOptions) {
     { logger, accessLog },
   );
 
-  const mounted = [
+  const mounted: { group: RouteGroup; plugin: AnyElysia }[] = [
     {
       group: groups.widget,
       modules: [
@@ -294,7 +296,16 @@ export function createApp(options: AppOptions) {
         }),
         pagesModule({ accounts, config, publicUrl }),
         dashboardModule({ signupEnabled: !config.signupDisabled }),
-        docsModule(() => [...app.routes, ...native.docs], publicUrl),
+        // Each route with its group's body rules: the document says which take text/plain.
+        docsModule(
+          () => [
+            ...native.docs.map((route) => ({ ...route, bodyRules: groups.widget.body })),
+            ...mounted.flatMap(({ group, plugin }) =>
+              plugin.routes.map((route) => ({ ...route, bodyRules: group.body }) as RouteLike),
+            ),
+          ],
+          publicUrl,
+        ),
       ],
     },
   ].map(({ group, modules }) => ({ group, plugin: elysiaGroup(group, modules) }));

@@ -160,3 +160,12 @@ export const Definition = Type.Object(
   },
   { ...closed, description: 'An owner-defined calculator (docs/calculators.md).' },
 );
+
+/** One problem found in a definition: where (`outputs[1].formula`), what, and for a formula, at which character. */
+export const Problem = Type.Object({
+  path: Type.String({ description: 'Where, as a path into the definition', examples: ['outputs[1].formula'] }),
+  message: Type.String({ examples: ['Unknown name "finsh".'] }),
+  position: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'For a formula: the character where the problem is', examples: [10] }),
+  ),
+});

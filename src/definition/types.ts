@@ -14,12 +14,7 @@ export type NumberInput = Extract<Input, { kind: 'number' }>;
 export type SelectInput = Extract<Input, { kind: 'select' }>;
 export type Band = NonNullable<Output['bands']>[number];
 
-/** One problem found in a definition: where (`outputs[1].formula`), what, and for a formula, at which character. */
-export interface Problem {
-  path: string;
-  message: string;
-  position?: number;
-}
+export type Problem = Static<typeof Schema.Problem>;
 
 /** Values by input key, as pre-fill and the widget hold them: numbers, option values, toggles' booleans. */
 export type InputValues = Record<string, number | string | boolean>;

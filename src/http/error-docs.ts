@@ -1,7 +1,13 @@
 import { MAX_PENDING_DOMAINS } from '../domains/status.ts';
 import type { ErrorCode } from '../errors.ts';
 import { EXAMPLE } from './model.ts';
-import { calculatorLimitReached, DEFAULT_CALCULATOR_LIMITS, DEFAULT_PLAN, webhookPlanRequired } from '../plans.ts';
+import {
+  calculatorLimitReached,
+  DEFAULT_CALCULATOR_LIMITS,
+  DEFAULT_PLAN,
+  planWithMoreCalculators,
+  webhookPlanRequired,
+} from '../plans.ts';
 import { EXAMPLE_DEFINITION } from '../definition/example.ts';
 import { refusalMessage } from '../definition/problems.ts';
 import { validateDefinition } from '../definition/validate.ts';
@@ -75,6 +81,11 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
   plan_required: { message: webhookPlanRequired({ email: EXAMPLE.email, plan: DEFAULT_PLAN }) },
   plan_limit: {
     message: calculatorLimitReached({ email: EXAMPLE.email, plan: DEFAULT_PLAN }, DEFAULT_CALCULATOR_LIMITS, 1),
+    details: {
+      plan: DEFAULT_PLAN,
+      limit: DEFAULT_CALCULATOR_LIMITS[DEFAULT_PLAN],
+      planWithMore: planWithMoreCalculators(DEFAULT_CALCULATOR_LIMITS, 1),
+    },
   },
   domain_not_registered: { message: `${EXAMPLE.origin} is not registered for this API key.` },
   domain_pending: { message: `${EXAMPLE.origin} is waiting for the account owner's approval.` },

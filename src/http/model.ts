@@ -1,6 +1,9 @@
+import { Type } from '@sinclair/typebox';
 import { t, type TSchema } from 'elysia';
 import { CALC_ID_PATTERN } from '../calculators/id.ts';
-import { ERROR_STATUS } from '../errors.ts';
+import { Problem } from '../definition/schema.ts';
+import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
+import { PLANS } from '../plans.ts';
 import { PULL_OUTCOMES } from '../webhook/outcomes.ts';
 
 /**
@@ -43,14 +46,52 @@ export const EXAMPLE = {
   requestId: '3f9c0a5e7b21-1k2',
 } as const;
 
-/** The one error envelope, as a schema for the OpenAPI document. */
+/**
+ * What `error.details` holds, for the codes that carry any: each code's shape, so a client
+ * that tells errors apart by `code` gets typed details. Every other code has none.
+ */
+export const ERROR_DETAILS = {
+  invalid_request: t.Optional(
+    t.Union([
+      t.Array(
+        t.Object({
+          field: t.String({ description: 'The offending field, dotted (`config.webhook.url`); empty for the body' }),
+          message: t.String(),
+        }),
+        { maxItems: 10, description: 'Up to 10 offending fields, the first one named by `message`' },
+      ),
+      t.Object(
+        { headers: t.Array(t.String()) },
+        {
+          description:
+            'A webhook URL moved to another origin: every header sent back redacted, whose real value must be sent again',
+        },
+      ),
+    ]),
+  ),
+  invalid_definition: t.Array(Problem, { description: 'Every problem found in the definition' }),
+  plan_limit: t.Object({
+    plan: t.UnionEnum(PLANS, { description: "The account's plan" }),
+    limit: Type.Integer({ minimum: 0, description: 'Calculators of its own the plan allows' }),
+    planWithMore: t.Union([t.UnionEnum(PLANS), t.Null()], {
+      description: 'The first plan that allows more; null: none',
+    }),
+  }),
+} satisfies Partial<Record<ErrorCode, TSchema>>;
+
+// Closed: a client can rely on `details` being absent where no shape is given.
+const closed = { additionalProperties: false } as const;
+const plainCodes = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => !(code in ERROR_DETAILS));
+
+/** The one error envelope, as a schema for the OpenAPI document: one shape per code with details, one for the rest. */
 export const ErrorResponse = t.Object(
   {
-    error: t.Object({
-      code: t.Union(Object.keys(ERROR_STATUS).map((code) => t.Literal(code))),
-      message: t.String(),
-      details: t.Optional(t.Unknown()),
-    }),
+    error: t.Union([
+      t.Object({ code: t.Union(plainCodes.map((code) => t.Literal(code))), message: t.String() }, closed),
+      ...Object.entries(ERROR_DETAILS).map(([code, details]) =>
+        t.Object({ code: t.Literal(code), message: t.String(), details }, closed),
+      ),
+    ]),
   },
   { description: 'Error envelope' },
 );

@@ -1,12 +1,15 @@
+import { OptionalKind } from '@sinclair/typebox';
 import { sample } from 'openapi-sampler';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { shellQuote } from '../shell-word.ts';
 import { ERROR_DOCS, ERROR_EXAMPLES } from './error-docs.ts';
-import { ErrorResponse } from './model.ts';
+import { ErrorResponse, EXAMPLE } from './model.ts';
 
 export interface RouteLike {
   method: string;
   path: string;
+  /** The body rules of the route's group: widget routes also take `text/plain` bodies. */
+  bodyRules?: { widget: boolean };
   hooks: {
     body?: unknown;
     params?: unknown;
@@ -20,6 +23,8 @@ export interface RouteLike {
       tags?: string[];
       security?: unknown;
       responses?: Record<string, unknown>;
+      /** Headers the route's module sets on each successful answer (src/http/no-store.ts). */
+      'x-answer-headers'?: Record<string, unknown>;
     };
   };
 }
@@ -44,6 +49,44 @@ const STATUS_TEXT: Record<string, string> = {
 const JSON_TYPE = 'application/json';
 const ERROR_SCHEMA = plain(ErrorResponse);
 const errorRef = (status: string) => ({ $ref: `#/components/responses/Error${status}` });
+const REQUEST_ID = { $ref: '#/components/headers/X-Request-Id' };
+const RETRY_AFTER = { $ref: '#/components/headers/Retry-After' };
+
+/**
+ * What each tag groups, for the reference's sections. A route with a tag missing here
+ * fails the document's test: every tag an operation uses is declared, with its words.
+ */
+const TAGS: Record<string, string> = {
+  accounts: 'Sign up, sign in, the account, its keys, password, signing secret and limits (session token).',
+  domains: "The origins allowed to embed the account's calculators (session token).",
+  calculators: "The public catalogue, and the account's own calculators: drafts, versions, publishing.",
+  widget: 'What embedding pages call with the public API key, and the embed script with its files.',
+  'widget-config': 'Per-calculator widget settings: the pre-fill webhook (session token).',
+  usage: 'Loads, webhook calls, refusals and the funnel, per day (session token).',
+  results: "The results endpoint: where visitors' results are delivered, signed (session token).",
+  health: 'Liveness and readiness, for load balancers and orchestrators.',
+};
+
+/**
+ * The statuses any operation may answer by the conventions every route follows, beside
+ * the ones its own schema names: a malformed body or parameter (400), a missing or bad
+ * token where one is needed (401), nothing by the name in the path (404), a body over the
+ * cap (413, checked on every route), a
+ * bug (500), and a server that cannot reach its store or is shutting down (503).
+ */
+function conventionStatuses(route: RouteLike, needsToken: boolean): string[] {
+  const { hooks } = route;
+  const readsInput = hooks.body || hooks.params || hooks.query || route.method !== 'GET';
+  const namesSomething = /:\w/.test(route.path);
+  return [
+    ...(readsInput ? ['400'] : []),
+    ...(needsToken ? ['401'] : []),
+    ...(namesSomething ? ['404'] : []),
+    '413',
+    '500',
+    '503',
+  ];
+}
 
 export interface ApiInfo {
   title: string;
@@ -71,24 +114,32 @@ export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
       ...responsesOf(hooks.response),
       ...withExamples(plain(hooks.detail?.responses) as Record<string, unknown> | undefined),
     };
-    // Every route can fail on our side; every body can be too large.
-    if (hooks.body) responses['413'] ??= errorRef('413');
-    responses['500'] ??= errorRef('500');
+    const security = hooks.detail?.security;
+    for (const status of conventionStatuses(route, requiresToken(security))) responses[status] ??= errorRef(status);
+    // Every answer names its request; a successful one carries the headers its module adds.
+    const added = hooks.detail?.['x-answer-headers'];
+    for (const [status, answer] of Object.entries(responses) as [string, { $ref?: string; headers?: object }][])
+      if (!answer.$ref)
+        answer.headers = { 'X-Request-Id': REQUEST_ID, ...(status.startsWith('2') ? added : {}), ...answer.headers };
+    const summary = hooks.detail?.summary ?? `${route.method} ${path}`;
     const operation: Record<string, unknown> = {
       operationId: operationIdOf(route.method, route.path),
-      summary: hooks.detail?.summary,
+      summary,
+      description: hooks.detail?.description ?? describe(summary, route, security),
       tags: hooks.detail?.tags ?? [tagOf(route.path)],
-      responses,
+      responses: sortedByStatus(responses),
     };
-    if (hooks.detail?.description) operation.description = hooks.detail.description;
-    if (hooks.detail?.security) operation.security = hooks.detail.security;
+    if (security) operation.security = security;
     const parameters = [...parametersOf(hooks.params, 'path'), ...parametersOf(hooks.query, 'query')];
     if (parameters.length > 0) operation.parameters = parameters;
     let body: unknown;
     if (hooks.body) {
       const schema = plain(hooks.body);
       body = exampleOf(schema);
-      operation.requestBody = { required: true, content: { [JSON_TYPE]: { schema, example: body } } };
+      const content: Record<string, unknown> = { [JSON_TYPE]: { schema, example: body } };
+      // The widget sends its JSON as text/plain: a CORS "simple request", without a preflight.
+      if (route.bodyRules?.widget) content['text/plain'] = { schema, example: body };
+      operation.requestBody = { required: !isOptional(hooks.body), content };
     }
     operation['x-codeSamples'] = [
       {
@@ -106,10 +157,22 @@ export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation;
   }
-  return {
+  const tags = [
+    ...new Set(
+      Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags)),
+    ),
+  ];
+  return forClients({
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version, description: apiDescription(info.publicUrl) },
+    info: {
+      title: info.title,
+      version: info.version,
+      description: apiDescription(info.publicUrl),
+      // Each server is self-hosted: whoever runs it answers for it.
+      contact: { name: 'The operator of this server', url: info.publicUrl },
+    },
     servers: [{ url: info.publicUrl }],
+    tags: tags.sort().map((name) => ({ name, description: TAGS[name] })),
     components: {
       securitySchemes: {
         bearer: {
@@ -120,10 +183,83 @@ export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
         },
       },
       schemas: { Error: ERROR_SCHEMA },
+      headers: {
+        'X-Request-Id': {
+          description: "Names the request in the server's log: quote it when reporting a problem.",
+          required: true,
+          schema: { type: 'string', examples: [EXAMPLE.requestId] },
+        },
+        'Retry-After': {
+          description: 'Seconds to wait before trying again (rate limits, a busy or unready server).',
+          schema: { type: 'string', pattern: '^[0-9]+$', examples: ['42'] },
+        },
+      },
       responses: errorResponses(),
     },
     paths,
-  };
+  });
+}
+
+/** Whether an operation's security requires the token (an empty requirement would make it optional). */
+function requiresToken(security: unknown): boolean {
+  return (
+    Array.isArray(security) &&
+    security.length > 0 &&
+    security.every((requirement) => Object.keys(requirement as object).length > 0)
+  );
+}
+
+/** An operation's description when its route gives none: what it does, and who may call it. */
+function describe(summary: string, route: RouteLike, security: unknown): string {
+  const caller = requiresToken(security)
+    ? 'Needs the session token: `Authorization: Bearer <token>`.'
+    : route.bodyRules?.widget
+      ? "Called by embedding pages with the account's public API key (`pk_…`), from any origin that is on the account's domain list; the body may be sent as `text/plain`."
+      : 'Needs no token.';
+  return `${summary}. ${caller} Failures answer the error envelope with a code listed under each status.`;
+}
+
+/** Answers in status order, as a reader expects them. */
+function sortedByStatus(responses: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Whether a TypeBox schema is wrapped in `Optional` (a body the route also takes absent). */
+function isOptional(schema: unknown): boolean {
+  return (schema as Record<symbol, unknown>)[OptionalKind] === 'Optional';
+}
+
+/**
+ * The document in the forms clients generate code from. Elysia's `t.Integer` and
+ * `t.Numeric` accept a numeric string too (for query strings): described as that union, a
+ * counter would be typed `string | number`, so each is described as the number it is sent
+ * as. A TypeBox tuple (`items` as a list, draft 7) is written as JSON Schema 2020-12 has
+ * it, `prefixItems`.
+ */
+export function forClients<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(forClients) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  const object = Object.fromEntries(Object.entries(node).map(([key, child]) => [key, forClients(child)]));
+  const numeric = numericOf(object.anyOf);
+  if (numeric) {
+    const { anyOf: _coercion, ...annotations } = object;
+    return { ...numeric, ...annotations } as T;
+  }
+  if (Array.isArray(object.items)) {
+    // `items` stays, as what any item may be (`maxItems` keeps the tuple's length).
+    const { items, additionalItems: _closed, ...rest } = object;
+    const kinds = [...new Map((items as unknown[]).map((item) => [JSON.stringify(item), item])).values()];
+    return { ...rest, prefixItems: items, items: kinds.length === 1 ? kinds[0] : { anyOf: kinds } } as T;
+  }
+  return object as T;
+}
+
+/** The number branch of Elysia's coercing union (a string in `integer`/`numeric` format, or the number). */
+function numericOf(anyOf: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return undefined;
+  const [text, number] = anyOf as Record<string, unknown>[];
+  const coerces = text?.type === 'string' && (text.format === 'integer' || text.format === 'numeric');
+  return coerces && (number?.type === 'integer' || number?.type === 'number') ? number : undefined;
 }
 
 /** One shared answer per error status, with an example for each code it can carry. */
@@ -135,6 +271,10 @@ function errorResponses(): Record<string, unknown> {
   for (const [status, codes] of byStatus) {
     out[`Error${status}`] = {
       description: `${STATUS_TEXT[status] ?? status}: ${codes.map((code) => `\`${code}\``).join(', ')}`,
+      headers:
+        status === 429 || status === 503
+          ? { 'X-Request-Id': REQUEST_ID, 'Retry-After': RETRY_AFTER }
+          : { 'X-Request-Id': REQUEST_ID },
       content: {
         [JSON_TYPE]: {
           schema: { $ref: '#/components/schemas/Error' },
@@ -262,10 +402,7 @@ function curlSample({ method, url, parameters, body, security }: CurlRequest): s
   // curl sends GET, or POST with `-d`: any other combination needs `-X`.
   const implied = body === undefined ? 'GET' : 'POST';
   const lines = [`curl -s${method === implied ? '' : ` -X ${method}`} ${shellQuote(target)}`];
-  const needsToken =
-    Array.isArray(security) &&
-    security.length > 0 &&
-    security.every((requirement) => Object.keys(requirement as object).length > 0);
+  const needsToken = requiresToken(security);
   if (needsToken) lines.push('-H "Authorization: Bearer $CALC_TOKEN"');
   if (body !== undefined) {
     const page = body as { apiKey?: unknown; domain?: unknown };

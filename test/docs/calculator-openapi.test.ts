@@ -9,6 +9,7 @@ import { Value } from '@sinclair/typebox/value';
 import { EXAMPLE_DEFINITION } from '../../src/definition/example.ts';
 import { Definition } from '../../src/definition/schema.ts';
 import { validateDefinition } from '../../src/definition/validate.ts';
+import { forClients } from '../../src/http/openapi.ts';
 import { testApp } from '../helpers/test-app.ts';
 
 type Schema = Record<string, any>;
@@ -35,7 +36,7 @@ function untyped(node: Schema, where: string): string[] {
     ),
     ...((node.anyOf ?? []) as Schema[]).map((v, i) => [`|${i}`, v] as [string, Schema]),
     // A tuple (a table's [threshold, value] row): its items one by one.
-    ...((Array.isArray(node.items) ? node.items : []) as Schema[]).map((v, i) => [`[${i}]`, v] as [string, Schema]),
+    ...((node.prefixItems ?? []) as Schema[]).map((v, i) => [`[${i}]`, v] as [string, Schema]),
   ];
   if (typeof node.items === 'object' && !Array.isArray(node.items)) children.push(['[]', node.items]);
   if (typeof node.additionalProperties === 'object') children.push(['{any}', node.additionalProperties]);
@@ -48,7 +49,8 @@ describe('the definition in /openapi.json', () => {
     const create = doc.paths[BASE].post;
     const documented = create.requestBody.content['application/json'].schema.anyOf[0].properties.definition;
     const { examples, ...shape } = documented;
-    const { examples: _none, ...typebox } = JSON.parse(JSON.stringify(Definition));
+    // As the document writes every schema for clients (a tuple as `prefixItems`).
+    const { examples: _none, ...typebox } = forClients(JSON.parse(JSON.stringify(Definition)));
     expect(shape).toEqual(typebox);
     expect(examples).toEqual([EXAMPLE_DEFINITION]);
     expect(untyped(shape, 'definition')).toEqual([]);
@@ -113,23 +115,27 @@ describe('the load answer in /openapi.json', () => {
       const { examples: _examples, ...shape } = schema;
       return shape;
     };
-    const definition = typed(JSON.parse(JSON.stringify(Definition)));
+    const definition = typed(forClients(JSON.parse(JSON.stringify(Definition))));
     for (const [path, answer] of [
       ['/v1/widget/load', doc.paths['/v1/widget/load'].post.responses['200']],
       ['/v1/widget/preview', doc.paths['/v1/widget/preview'].post.responses['200']],
     ] as const) {
       const calculator = answer.content['application/json'].schema.properties.calculator;
       const [template, own] = calculator.anyOf as Schema[];
-      expect({ path, required: template?.required }).toEqual({ path, required: ['id', 'title', 'definition'] });
-      // A template's other public fields are kept (an object schema, not `true`, so nothing strips them).
-      expect(template?.additionalProperties).toEqual({});
+      // A template's whole public shape, as GET /v1/calculators/:calcId shows it, with its definition.
+      expect({ path, required: template?.required }).toEqual({
+        path,
+        required: expect.arrayContaining(['id', 'title', 'fields', 'results', 'definition']),
+      });
+      const one = doc.paths['/v1/calculators/{calcId}'].get.responses['200'].content['application/json'].schema;
+      expect(template?.properties).toEqual(one.properties.calculator.properties);
       expect(typed(template?.properties.definition)).toEqual(definition);
       expect(own?.additionalProperties).toBe(false);
       expect(Object.keys(own?.properties)).toEqual(['id', 'title', 'definition']);
       expect(typed(own?.properties.definition)).toEqual(definition);
       expect(untyped(typed(own as Schema), 'calculator')).toEqual([]);
       // Each example is what the routes answer: a template's and an owner's, both valid definitions.
-      expect(validateDefinition(template?.examples[0].definition)).toEqual([]);
+      expect(validateDefinition(calculator.examples[0].definition)).toEqual([]);
       expect(own?.examples[0]).toEqual({
         id: EXAMPLE_DEFINITION.id,
         title: EXAMPLE_DEFINITION.title,

@@ -1,8 +1,10 @@
+import { assertDescribed } from './openapi-check.ts';
 import { testApp, type TestAppOptions } from './test-app.ts';
 
 /**
  * The test app listening on 127.0.0.1 (a free port), so the server sees a real peer
  * address; with `--trust-proxy 127.0.0.1/32`, `X-Forwarded-For` stands for any client.
+ * `post`'s answers are checked against /openapi.json, as the test app's are.
  */
 export function listeningApp(options: TestAppOptions = {}) {
   const app = testApp(options);
@@ -17,6 +19,11 @@ export function listeningApp(options: TestAppOptions = {}) {
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     const text = await response.text();
+    await assertDescribed(async () => (await fetch(`${base}/openapi.json`)).json(), 'POST', path, {
+      status: response.status,
+      headers: response.headers,
+      text,
+    });
     return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
   }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createApp, type AppOptions } from '../../src/app.ts';
 import { loadServerConfig, type ServeFlags } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { assertDescribed } from './openapi-check.ts';
 import { tempDir } from './temp-dir.ts';
 import { type TestDatabase, testDatabase } from './test-database.ts';
 
@@ -30,8 +31,9 @@ interface RequestLine {
 /**
  * The real app on a real, migrated database: a SQLite file in a temp dir, or a fresh
  * PostgreSQL database when `CALC_TEST_DATABASE=postgres` (see test-database.ts). Requests
- * go through `handle` (native routes first, then Elysia, as when serving). Log lines are
- * captured so tests can check what is logged.
+ * go through `handle` (native routes first, then Elysia, as when serving), and each answer
+ * is checked against /openapi.json (openapi-check.ts). Log lines are captured so tests can
+ * check what is logged.
  */
 export function testApp(options: TestAppOptions = {}) {
   const dir = tempDir();
@@ -50,6 +52,9 @@ export function testApp(options: TestAppOptions = {}) {
     logger: createLogger((line) => logs.push(line)),
   });
 
+  /** This app's /openapi.json: every answer `request` gets is checked against it. */
+  const openApiDocument = async () => (await built.handle(new Request('http://calc.test/openapi.json'))).json();
+
   async function request(
     method: string,
     path: string,
@@ -64,6 +69,7 @@ export function testApp(options: TestAppOptions = {}) {
     }
     const response = await built.handle(new Request(`http://calc.test${path}`, { method, headers, body }));
     const text = await response.text();
+    await assertDescribed(openApiDocument, method, path, { status: response.status, headers: response.headers, text });
     let json: any;
     try {
       json = text === '' ? undefined : JSON.parse(text);

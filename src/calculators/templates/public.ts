@@ -6,69 +6,25 @@
  */
 import { textIn } from '../../definition/text.ts';
 import type { PerSystem } from '../../definition/systems.ts';
-import type { Band, Definition, Input, Output, Text, UnitSystem } from '../../definition/types.ts';
+import type { Static } from '@sinclair/typebox';
+import type {
+  CatalogueCalculator as CatalogueCalculatorSchema,
+  PublicCalculator as PublicCalculatorSchema,
+} from '../schema.ts';
+import type { Band, Input, Output, Text } from '../../definition/types.ts';
 import { DEFAULT_FORMAT } from '../../definition/view.ts';
 import type { Template } from './template.ts';
 
-interface NumberField {
-  key: string;
-  kind: 'number';
-  label: string;
-  unit?: PerSystem<string>;
-  min: PerSystem<number>;
-  max: PerSystem<number>;
-  default: PerSystem<number>;
-  step?: number;
-  help?: string;
-  /** A display alias (bmi `weight`): the canonical key it stands for. */
-  aliasOf?: string;
-  visibleIf?: { key: string; equals: string };
-}
+// The shape has its home in ../schema.ts (a TypeBox schema); type-only, so no bundle imports TypeBox.
+type Field = PublicCalculator['fields'][number];
+type ResultDefinition = PublicCalculator['results'][number];
+type ResultBand = NonNullable<ResultDefinition['bands']>[number];
 
-interface SelectField {
-  key: string;
-  kind: 'select';
-  label: string;
-  options: { value: string; label: string }[];
-  default: string;
-  help?: string;
-}
-
-type Field = NumberField | SelectField;
-
-/** min inclusive, max exclusive, on the displayed value. */
-interface ResultBand {
-  min?: number;
-  max?: number;
-  label: string;
-  tone?: Band['tone'];
-}
-
-interface ResultDefinition {
-  key: string;
-  label: string;
-  /** `currency` for amounts, `%` for percentages, else the output's own unit. */
-  unit?: PerSystem<string>;
-  decimals: number;
-  bands?: ResultBand[];
-  /** Bands by the value of a select field (body-fat: by sex), instead of `bands`. */
-  bandsBy?: { key: string; bands: Record<string, ResultBand[]> };
-}
-
-/** A catalogue calculator as its public routes have always shown it (a type, not an interface: it is a JSON object). */
-export type PublicCalculator = {
-  id: string;
-  category: string;
-  title: string;
-  description: string;
-  unitSystems: UnitSystem[];
-  fields: Field[];
-  results: ResultDefinition[];
-  notes?: string;
-};
+/** A catalogue calculator as its public routes have always shown it. */
+export type PublicCalculator = Static<typeof PublicCalculatorSchema>;
 
 /** What the catalogue routes and a widget load answer serve: the public shape plus the definition. */
-export type CatalogueCalculator = PublicCalculator & { definition: Definition };
+export type CatalogueCalculator = Static<typeof CatalogueCalculatorSchema>;
 
 const english = (text: Text): string => textIn(text, 'en');
 

@@ -1,10 +1,11 @@
 import { t } from 'elysia';
 import { catalogueCalculator } from '../../calculators/index.ts';
+import { CatalogueCalculator } from '../../calculators/schema.ts';
 import { bmi } from '../../calculators/templates/bmi.ts';
 
-// The shape has its home in src/calculators/templates/public.ts (the public fields, as the
-// catalogue has always served them) and src/definition/ (the definition, for copying).
-const Calculator = t.Record(t.String(), t.Unknown(), {
+// The shape has its home in src/calculators/schema.ts (the public fields, as the catalogue
+// has always served them, and the definition, for copying).
+const Calculator = t.Composite([CatalogueCalculator], {
   description:
     'id, title, unit systems, fields (key, label, unit, min, max, default), results, and the `definition` in the formula language (docs/calculators.md), which an owner can copy',
   examples: [catalogueCalculator(bmi)],

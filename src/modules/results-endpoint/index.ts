@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AccountsStore } from '../../db/accounts-store.ts';
 import { ErrorResponse } from '../../http/model.ts';
+import { noStore } from '../../http/no-store.ts';
 import { ownerAuth } from '../../http/owner-auth.ts';
 import type { TokenService } from '../../security/session-tokens.ts';
 import {
@@ -34,12 +35,9 @@ const PATH = '/v1/account/results-endpoint';
 
 /** The account's results endpoint: its settings, its secret, its delivery log (docs/results.md). */
 export function resultsEndpointModule(deps: EndpointDeps & { tokens: TokenService; accounts: AccountsStore }) {
-  return new Elysia({ tags: ['results'] })
+  return new Elysia({ tags: ['results'], detail: { security: bearer, ...noStore.detail } })
     .use(ownerAuth(deps))
-    .onAfterHandle(({ set }) => {
-      // Secrets in some answers: no cache may keep a copy.
-      set.headers['cache-control'] = 'no-store';
-    })
+    .onAfterHandle(noStore.hook)
     .get(PATH, ({ account }) => readEndpoint(deps, account.id), {
       response: { 200: EndpointEnvelope, 401: ErrorResponse },
       detail: { summary: 'The results endpoint (null when none is set); never its secret', security: bearer },

@@ -3,6 +3,7 @@ import type { CalculatorResolver } from '../../calculator-resolver.ts';
 import type { AccountsStore } from '../../db/accounts-store.ts';
 import type { ResultsStore } from '../../db/results-store.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
+import { noStore } from '../../http/no-store.ts';
 import { ownerAuth } from '../../http/owner-auth.ts';
 import type { TokenService } from '../../security/session-tokens.ts';
 import { exportResults } from './export.ts';
@@ -60,12 +61,9 @@ export function resultsModule(deps: {
   tokens: TokenService;
   accounts: AccountsStore;
 }) {
-  return new Elysia({ tags: ['results'] })
+  return new Elysia({ tags: ['results'], detail: { security: bearer, ...noStore.detail } })
     .use(ownerAuth(deps))
-    .onAfterHandle(({ set }) => {
-      // Visitors' personal data: no cache may keep a copy.
-      set.headers['cache-control'] = 'no-store';
-    })
+    .onAfterHandle(noStore.hook)
     .get('/v1/results', ({ account, query }) => listResults(deps, account.id, query), {
       query: ResultsQuery,
       response: { 200: ResultList, 400: ErrorResponse, 401: ErrorResponse },
@@ -80,6 +78,12 @@ export function resultsModule(deps: {
         responses: {
           200: {
             description: 'The export, streamed',
+            headers: {
+              'Content-Disposition': {
+                description: 'attachment, with a file name of the day and the format (results-2026-03-14.csv)',
+                schema: { type: 'string' },
+              },
+            },
             content: {
               'text/csv': { schema: { type: 'string' } },
               'application/x-ndjson': { schema: { type: 'string' } },

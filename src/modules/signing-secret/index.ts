@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { AccountsStore } from '../../db/accounts-store.ts';
 import { ErrorResponse } from '../../http/model.ts';
+import { noStore } from '../../http/no-store.ts';
 import { ownerAuth } from '../../http/owner-auth.ts';
 import type { TokenService } from '../../security/session-tokens.ts';
 import { RevealSigningSecretRequest, RotateSigningSecretRequest, SigningSecretAnswer } from './model.ts';
@@ -26,12 +27,9 @@ export function signingSecretModule(
     clientIp: (request: Request) => string;
   },
 ) {
-  return new Elysia({ tags: ['accounts'] })
+  return new Elysia({ tags: ['accounts'], detail: { security: bearer, ...noStore.detail } })
     .use(ownerAuth(deps))
-    .onAfterHandle(({ set }) => {
-      // A secret in the answer: no cache may keep a copy.
-      set.headers['cache-control'] = 'no-store';
-    })
+    .onAfterHandle(noStore.hook)
     .get(
       '/v1/account/signing-secret',
       ({ account, tokenIssuedAt }) => deps.signingSecrets.read(account.id, isFreshSession(deps, tokenIssuedAt)),

@@ -1,4 +1,5 @@
-import { Elysia, t } from 'elysia';
+import { Elysia, t, type TSchema } from 'elysia';
+import { Definition } from '../../definition/schema.ts';
 import { AppError } from '../../errors.ts';
 import { bundleWidgetScript } from './bundle.macro.ts' with { type: 'macro' };
 import type { BuiltFile } from './bundle.macro.ts';
@@ -39,6 +40,17 @@ const script = served(
 );
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A language pack: each English text of the widget, by its English wording, in the pack's language. */
+const LanguagePack = t.Record(t.String(), t.String(), {
+  examples: [
+    {
+      Units: 'Einheiten',
+      Weight: 'Gewicht',
+      'Enter a number from {min} to {max}.': 'Geben Sie eine Zahl von {min} bis {max} ein.',
+    },
+  ],
+});
 
 // A pack's or template's name holds its content hash: a changed file is a new URL, so each
 // can be kept a year. A Map: names like "__proto__" find nothing.
@@ -94,11 +106,20 @@ function respond(request: Request, file: Served): Response {
   return new Response(file.bodies[encoding], { headers });
 }
 
-/** How the reference documents a served file: its media type, and the 304 of a matching ETag. */
-function servedFile(contentType: string, description: string) {
+/** The headers of a served file's answers, 200 and 304 alike. */
+const CACHING_HEADERS = {
+  ETag: { description: "The file's content hash: send it back in If-None-Match", schema: { type: 'string' as const } },
+  'Cache-Control': { description: 'How long a browser may keep the file', schema: { type: 'string' as const } },
+};
+
+/**
+ * How the reference documents a served file: its media type and body, and the 304 of a
+ * matching ETag.
+ */
+function servedFile(contentType: string, description: string, schema: Record<string, unknown> = { type: 'string' }) {
   return {
-    200: { description, content: { [contentType]: { schema: { type: 'string' as const } } } },
-    304: { description: 'Not modified: the If-None-Match ETag is current' },
+    200: { description, headers: CACHING_HEADERS, content: { [contentType]: { schema } } },
+    304: { description: 'Not modified: the If-None-Match ETag is current', headers: CACHING_HEADERS },
   };
 }
 
@@ -110,6 +131,7 @@ function hashedFileRoute(
   path: string,
   files: ReadonlyMap<string, Served>,
   text: { missing: string; summary: string; body: string },
+  schema: TSchema,
   contentType = JSON_TYPE,
 ) {
   return new Elysia({ tags: ['widget'] }).get(
@@ -121,7 +143,10 @@ function hashedFileRoute(
     },
     {
       params: t.Object({ file: t.String({ examples: [...files.keys()].slice(0, 1) }) }),
-      detail: { summary: text.summary, responses: servedFile(contentType, text.body) },
+      detail: {
+        summary: text.summary,
+        responses: servedFile(contentType, text.body, schema as Record<string, unknown>),
+      },
     },
   );
 }
@@ -136,18 +161,29 @@ export function widgetScriptModule() {
       },
     })
     .use(
-      hashedFileRoute('/widget/i18n/:file', packs, {
-        missing: 'There is no such language pack.',
-        summary: 'A language pack of the widget (content-hashed name, cached for a year)',
-        body: "The pack's texts, gzip or brotli when accepted",
-      }),
+      hashedFileRoute(
+        '/widget/i18n/:file',
+        packs,
+        {
+          missing: 'There is no such language pack.',
+          summary: 'A language pack of the widget (content-hashed name, cached for a year)',
+          body: "The pack's texts, gzip or brotli when accepted",
+        },
+        LanguagePack,
+      ),
     )
     .use(
-      hashedFileRoute('/widget/calculators/:file', templateFiles, {
-        missing: 'There is no such calculator file.',
-        summary: "A catalogue calculator's template, which the widget renders (content-hashed name, cached for a year)",
-        body: 'The definition, as the load answer carries it; gzip or brotli when accepted',
-      }),
+      hashedFileRoute(
+        '/widget/calculators/:file',
+        templateFiles,
+        {
+          missing: 'There is no such calculator file.',
+          summary:
+            "A catalogue calculator's template, which the widget renders (content-hashed name, cached for a year)",
+          body: 'The definition, as the load answer carries it; gzip or brotli when accepted',
+        },
+        Definition,
+      ),
     )
     .use(
       hashedFileRoute(
@@ -159,6 +195,7 @@ export function widgetScriptModule() {
             'A part of the embed script that only some widgets load, such as the results form (content-hashed name, cached for a year)',
           body: 'An ES module, gzip or brotli when accepted',
         },
+        t.String({ description: 'JavaScript' }),
         script.contentType,
       ),
     );

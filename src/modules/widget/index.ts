@@ -28,7 +28,7 @@ import {
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export { LoadAnswer, WidgetRequest } from './model.ts';
 export { authoriseWidget, type WidgetDeps, widgetClient } from './service.ts';
-export { loadedCalculator, type OwnLoadedCalculator } from './loaded-calculator.ts';
+export { loadedCalculator } from './loaded-calculator.ts';
 
 /**
  * Fetches pre-fill values for a load (the guarded webhook pull, or a test's stand-in);

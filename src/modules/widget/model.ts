@@ -1,5 +1,6 @@
 import { t } from 'elysia';
 import { catalogueCalculator } from '../../calculators/index.ts';
+import { CatalogueCalculator } from '../../calculators/schema.ts';
 import { bmi } from '../../calculators/templates/bmi.ts';
 import { EXAMPLE_DEFINITION } from '../../definition/example.ts';
 import { Definition, Text } from '../../definition/schema.ts';
@@ -27,18 +28,6 @@ export const WidgetRequest = t.Object({
 
 export const VerifyAnswer = t.Object({ ok: t.Literal(true), calcId: t.String({ examples: [EXAMPLE.calcId] }) });
 
-/** A catalogue calculator in a load answer: its public shape, whose other fields are described by GET /v1/calculators. */
-const LoadedTemplate = t.Object(
-  { id: t.String({ examples: [EXAMPLE.calcId] }), title: t.String(), definition: Definition },
-  {
-    // A schema, not `true`: the answer's other fields are kept, never cleaned away.
-    additionalProperties: t.Unknown(),
-    description:
-      'A catalogue calculator: its public shape as GET /v1/calculators/:calcId shows it (category, description, unitSystems, fields, results, notes) with its `definition`',
-    examples: [catalogueCalculator(bmi)],
-  },
-);
-
 /** An owner's calculator in a load answer (docs/calculators.md, "Loading your calculators"). */
 const LoadedOwnCalculator = t.Object(
   { id: t.String({ examples: [EXAMPLE_DEFINITION.id] }), title: Text, definition: Definition },
@@ -52,9 +41,10 @@ const LoadedOwnCalculator = t.Object(
 
 export const LoadAnswer = t.Object({
   calcId: t.String({ examples: [EXAMPLE.calcId] }),
-  calculator: t.Union([LoadedTemplate, LoadedOwnCalculator], {
+  calculator: t.Union([CatalogueCalculator, LoadedOwnCalculator], {
     description:
       'The calculator with its `definition`, which the widget renders when it does not bundle the calculator (docs/calculators.md)',
+    examples: [catalogueCalculator(bmi)],
   }),
   values: t.Record(t.String(), t.Union([t.Number(), t.String(), t.Boolean()]), {
     description:
