@@ -124,10 +124,10 @@ function pullWith(deps: PullDeps, pull: Pull, config: WidgetConfigRow | undefine
     release();
     return recordOutcome(deps, pull, nothing('capped'));
   }
-  let headers: Record<string, string> = {};
+  let headers: Readonly<Record<string, string>> = {};
   if (config.webhookHeaders) {
     try {
-      headers = deps.cipher.open(config.webhookHeaders, rowId(account.id, calculator.definition.id));
+      headers = openHeaders(deps.cipher, config.webhookHeaders, rowId(account.id, calculator.definition.id));
     } catch {
       release();
       // A wrong or lost webhook-key: say so to the operator, never call without the auth.
@@ -153,6 +153,30 @@ function pullWith(deps: PullDeps, pull: Pull, config: WidgetConfigRow | undefine
     : signedCall(deps, pull, call, secrets, release);
 }
 
+// Decrypted webhook headers by row and sealed text, per cipher (a server's key): a save
+// writes a new sealed text (a fresh IV), so an entry is never stale, and the row in the
+// key keeps the associated-data check (a sealed text copied to another row misses and
+// fails to open). Read-only (frozen) and bounded; emptied when full (a miss costs one
+// decryption, about 10 us of a pull).
+const openedHeaders = new WeakMap<HeaderCipher, Map<string, Readonly<Record<string, string>>>>();
+const MAX_OPENED_HEADERS = 10_000;
+
+function openHeaders(cipher: HeaderCipher, sealed: string, row: string): Readonly<Record<string, string>> {
+  let opened = openedHeaders.get(cipher);
+  if (opened === undefined) {
+    opened = new Map();
+    openedHeaders.set(cipher, opened);
+  }
+  const key = `${row}\u0000${sealed}`;
+  let headers = opened.get(key);
+  if (headers === undefined) {
+    headers = Object.freeze(cipher.open(sealed, row));
+    if (opened.size >= MAX_OPENED_HEADERS) opened.clear();
+    opened.set(key, headers);
+  }
+  return headers;
+}
+
 function unsigned(deps: PullDeps, pull: Pull, release: () => void, error: unknown): PullResult {
   release();
   // Never an unsigned call: an owner who checks signatures would refuse it anyway.
@@ -167,7 +191,7 @@ function unsigned(deps: PullDeps, pull: Pull, release: () => void, error: unknow
 function signedCall(
   deps: PullDeps,
   pull: Pull,
-  call: { url: string; headers: Record<string, string> },
+  call: { url: string; headers: Readonly<Record<string, string>> },
   secrets: readonly string[],
   release: () => void,
 ): PullResult | Promise<PullResult> {
@@ -199,7 +223,7 @@ function signedHeaders(deps: PullDeps, pull: Pull, url: string, secrets: readonl
 async function callWebhook(
   deps: PullDeps,
   pull: Pull,
-  call: { url: string; headers: Record<string, string>; signed: Record<string, string> },
+  call: { url: string; headers: Readonly<Record<string, string>>; signed: Record<string, string> },
   release: () => void,
 ): Promise<PullResult> {
   try {
