@@ -14,7 +14,9 @@ export function createSigningSecretsStore(db: Db) {
   );
 
   return {
-    find: async (accountId: string): Promise<SigningSecretRow | undefined> => byAccount.get({ accountId }) ?? undefined,
+    /** Answered without a promise: every signed pull reads it (the PostgreSQL store answers one). */
+    find: (accountId: string): SigningSecretRow | undefined | Promise<SigningSecretRow | undefined> =>
+      byAccount.get({ accountId }) ?? undefined,
 
     /** Adds the first secret; false when the account has one already. */
     insertFirst: (row: Pick<SigningSecretRow, 'accountId' | 'secret' | 'createdAt'>): Promise<boolean> =>

@@ -1,5 +1,6 @@
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
+import { selectList } from './columns.ts';
 import { widgetConfigs } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
 
@@ -16,20 +17,14 @@ interface StatusWrite {
 /** Persistence of widget configs; the lookup on every widget load is prepared once. */
 export function createWidgetConfigStore(db: Db) {
   const gate = writeGateOf(db.$client);
-  const byKey = db
-    .select()
-    .from(widgetConfigs)
-    .where(
-      and(
-        eq(widgetConfigs.accountId, sql.placeholder('accountId')),
-        eq(widgetConfigs.calcId, sql.placeholder('calcId')),
-      ),
-    )
-    .prepare();
+  const byKey = db.$client.query<WidgetConfigRow, { accountId: string; calcId: string }>(
+    `SELECT ${selectList(widgetConfigs)} FROM widget_configs WHERE account_id = $accountId AND calc_id = $calcId`,
+  );
 
   return {
-    find: async (accountId: string, calcId: string): Promise<WidgetConfigRow | undefined> =>
-      byKey.get({ accountId, calcId }),
+    /** Answered without a promise: every Extra load reads it (the PostgreSQL store answers one). */
+    find: (accountId: string, calcId: string): WidgetConfigRow | undefined | Promise<WidgetConfigRow | undefined> =>
+      byKey.get({ accountId, calcId }) ?? undefined,
 
     /** Saves the webhook (or its removal, with nulls); the last status starts over. */
     saveWebhook: (row: Omit<WidgetConfigRow, 'webhookStatus'>): Promise<void> =>

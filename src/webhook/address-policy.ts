@@ -34,6 +34,10 @@ export interface AddressPolicyOptions {
   ownAddresses?: () => ReadonlySet<string>;
 }
 
+/** An address judged by its ranges alone, before the check for this machine's own addresses. */
+type Judged = { ok: true; address: string; parsed: Address } | { ok: false; reason: string };
+const MAX_JUDGED = 10_000;
+
 type Range = { range: [Address, number]; why: string };
 
 const RANGES: readonly Range[] = BLOCKED_RANGES.map(({ cidr, why }) => ({ range: ipaddr.parseCIDR(cidr), why }));
@@ -140,21 +144,34 @@ export function createAddressPolicy(options: AddressPolicyOptions): AddressPolic
     }
     return ownCanonical.has(addr.toString()) || ownCanonical.has(unwrapMapped(addr).toString());
   };
+  // What the ranges say of an address text never changes (the allowlist is fixed at
+  // start): judged once per text, bounded, emptied when full. Whether it is this
+  // machine's own address can change, so that is asked on every check.
+  const judged = new Map<string, Judged>();
+  const judge = (ip: string): Judged => {
+    const parsed = parseStrict(ip);
+    if (!parsed) return { ok: false, reason: 'not an IP address' };
+    // The allowlist is matched against the unwrapped address too, so an allowed
+    // 127.0.0.2 is the same destination whether written as IPv4 or IPv4-mapped.
+    const allowlisted = inAny(parsed, allowed) || inAny(unwrapMapped(parsed), allowed);
+    if (!allowlisted && !isPublicAddress(parsed)) {
+      const range = blockedRange(unwrapMapped(parsed));
+      return { ok: false, reason: range ? `not public (${range.why})` : 'not public' };
+    }
+    return { ok: true, address: parsed.toString(), parsed };
+  };
   return {
     check(ip: string): AddressVerdict {
-      const parsed = parseStrict(ip);
-      if (!parsed) return { ok: false, reason: 'not an IP address' };
-      const address = parsed.toString();
-      // The allowlist is matched against the unwrapped address too, so an allowed
-      // 127.0.0.2 is the same destination whether written as IPv4 or IPv4-mapped.
-      const allowlisted = inAny(parsed, allowed) || inAny(unwrapMapped(parsed), allowed);
-      if (!allowlisted && !isPublicAddress(parsed)) {
-        const range = blockedRange(unwrapMapped(parsed));
-        return { ok: false, reason: range ? `not public (${range.why})` : 'not public' };
+      let verdict = judged.get(ip);
+      if (verdict === undefined) {
+        verdict = judge(ip);
+        if (judged.size >= MAX_JUDGED) judged.clear();
+        judged.set(ip, verdict);
       }
+      if (!verdict.ok) return verdict;
       // Public or allowlisted, an address of this machine is still refused.
-      if (isOwn(parsed)) return { ok: false, reason: "this server's own address" };
-      return { ok: true, address };
+      if (isOwn(verdict.parsed)) return { ok: false, reason: "this server's own address" };
+      return { ok: true, address: verdict.address };
     },
   };
 }

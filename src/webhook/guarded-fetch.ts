@@ -2,7 +2,13 @@ import type { AddressPolicy } from './address-policy.ts';
 import { buildRequestHeaders } from './headers.ts';
 import type { FetchOutcome } from './outcomes.ts';
 import { readCappedBody } from './read-body.ts';
-import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver, type WebhookTarget } from './url-check.ts';
+import {
+  isWebhookUrlError,
+  parseWebhookUrlOnce,
+  resolveAndCheck,
+  type Resolver,
+  type WebhookTarget,
+} from './url-check.ts';
 
 /** Result of {@link guardedFetch}; `body` is set only when `outcome` is `ok`. */
 export interface WebhookFetchResult {
@@ -108,8 +114,9 @@ export async function guardedFetch(
   // body all spend the same budget.
   const signal = AbortSignal.timeout(deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
-    // Checked again on every fetch, not only at save: rules and DNS change.
-    const target = parseWebhookUrl(rawUrl);
+    // Checked again on every fetch, not only at save: rules and DNS change (the parse
+    // of the same text is remembered; the name is looked up and its address checked anew).
+    const target = parseWebhookUrlOnce(rawUrl);
     if (isWebhookUrlError(target)) {
       // 'invalid' (malformed, user info) has no outcome of its own: the guard refused
       // the destination, so it reports as blocked_address.

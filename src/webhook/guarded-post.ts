@@ -3,7 +3,7 @@ import { DEFAULT_TIMEOUT_MS, fetchPinned } from './guarded-fetch.ts';
 import { buildRequestHeaders } from './headers.ts';
 import type { FetchOutcome } from './outcomes.ts';
 import { raceAbort } from './abort.ts';
-import { isWebhookUrlError, parseWebhookUrl, resolveAndCheck, type Resolver } from './url-check.ts';
+import { isWebhookUrlError, parseWebhookUrlOnce, resolveAndCheck, type Resolver } from './url-check.ts';
 
 /** How a POST ends: `ok` is a 2xx; the rest mean what the pull's outcomes mean (docs/webhooks.md). */
 export const POST_OUTCOMES = [
@@ -60,7 +60,7 @@ export async function guardedPost(
   const signal = AbortSignal.timeout(deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
     // Checked again on every attempt, not only at save: rules and DNS change.
-    const target = parseWebhookUrl(rawUrl);
+    const target = parseWebhookUrlOnce(rawUrl);
     if (isWebhookUrlError(target)) return finish(target.outcome === 'bad_scheme' ? 'bad_scheme' : 'blocked_address');
     const checked = await resolveAndCheck(target, { resolve: deps.resolve, policy: deps.policy, signal });
     if (!checked.ok) return finish(checked.outcome);

@@ -84,6 +84,25 @@ export function parseWebhookUrl(raw: string): WebhookTarget | WebhookUrlError {
   return isIpLiteral ? { url, hostname, port, isIpLiteral, ip: hostname } : { url, hostname, port, isIpLiteral };
 }
 
+// A parse depends on the text alone: a saved URL is parsed once, not on every call.
+// Bounded, emptied when full. The targets are shared, so nothing may change them.
+const parsedUrls = new Map<string, WebhookTarget | WebhookUrlError>();
+const MAX_PARSED_URLS = 10_000;
+
+/**
+ * {@link parseWebhookUrl}, remembered per URL text: the guard parses the saved URL on
+ * every call (rules are checked at every attempt, not only at save), always to the same result.
+ */
+export function parseWebhookUrlOnce(raw: string): WebhookTarget | WebhookUrlError {
+  let parsed = parsedUrls.get(raw);
+  if (parsed === undefined) {
+    parsed = parseWebhookUrl(raw);
+    if (parsedUrls.size >= MAX_PARSED_URLS) parsedUrls.clear();
+    parsedUrls.set(raw, parsed);
+  }
+  return parsed;
+}
+
 /** True when {@link parseWebhookUrl} refused the URL. */
 export function isWebhookUrlError(value: WebhookTarget | WebhookUrlError): value is WebhookUrlError {
   return 'outcome' in value;

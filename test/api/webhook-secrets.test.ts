@@ -73,6 +73,19 @@ describe('a redacted secret stays with its origin', () => {
 });
 
 describe('webhook header values', () => {
+  test('a changed value is sent from the very next pull on, and a changed-back one too', async () => {
+    using app = testApp({ env: ALLOW });
+    const { token } = await extraOwner(app);
+    await put(app, token, { url: shop.url('/a'), headers: { Authorization: SECRET } });
+    expect((await pulled(app, token, shop))?.headers.authorization).toBe(SECRET);
+    await put(app, token, { url: shop.url('/a'), headers: { Authorization: 'Bearer rotated' } });
+    expect((await pulled(app, token, shop))?.headers.authorization).toBe('Bearer rotated');
+    await put(app, token, { url: shop.url('/a'), headers: { Authorization: SECRET } });
+    expect((await pulled(app, token, shop))?.headers.authorization).toBe(SECRET);
+    await put(app, token, { url: shop.url('/a') });
+    expect((await pulled(app, token, shop))?.headers.authorization).toBeUndefined();
+  });
+
   test.each([
     ['CR LF', 'a\r\nX-Injected: 1'],
     ['NUL', 'a\u0000b'],

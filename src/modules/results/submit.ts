@@ -26,7 +26,7 @@ export interface SubmitDeps extends WidgetDeps {
   configs: ResultsConfigCache;
   resolve: CalculatorResolver;
   /** The account's signing secrets that may have signed a context token. */
-  signingSecrets: { active(accountId: string): Promise<string[]> };
+  signingSecrets: { active(accountId: string): readonly string[] | Promise<readonly string[]> };
   /** Wakes this server's delivery loop after a commit that queued an event for the account. */
   wake: (accountId: string) => void;
   /** Results accepted per month, per plan. */

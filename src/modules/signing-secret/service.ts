@@ -90,6 +90,20 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
     return Date.parse(row.previousValidUntil) > deps.now().getTime() ? row.previousValidUntil : null;
   }
 
+  /** The row's secrets that sign and verify now; a missing or unopenable row goes through `ensure`. */
+  function activeOf(accountId: string, row: SigningSecretRow | undefined): string[] | Promise<string[]> {
+    return row && opens(row.secret, accountId) ? secretsOf(row) : ensure(accountId).then(secretsOf);
+  }
+
+  function secretsOf(row: SigningSecretRow): string[] {
+    const { accountId } = row;
+    const current = open(row.secret, accountId);
+    // A previous secret sealed under a replaced key is simply no longer accepted.
+    return overlapEnd(row) && row.previousSecret && opens(row.previousSecret, accountId)
+      ? [current, open(row.previousSecret, accountId)]
+      : [current];
+  }
+
   /** The answer with the whole secret, or (`whole` false) only its last four characters. */
   function toJson(row: SigningSecretRow, whole: boolean): SigningSecretJson {
     const secret = open(row.secret, row.accountId);
@@ -133,13 +147,12 @@ export function createSigningSecrets(deps: SigningSecretDeps) {
      * The secrets that sign and verify now: the current one first, then the previous
      * one during its overlap. Undecryptable rows throw (the caller decides what that means).
      */
-    async active(accountId: string): Promise<string[]> {
-      const row = await ensure(accountId);
-      const current = open(row.secret, accountId);
-      // A previous secret sealed under a replaced key is simply no longer accepted.
-      return overlapEnd(row) && row.previousSecret && opens(row.previousSecret, accountId)
-        ? [current, open(row.previousSecret, accountId)]
-        : [current];
+    active(accountId: string): string[] | Promise<string[]> {
+      // Every signed pull asks: answered without a promise when the store answers one
+      // and the account's secret opens (on SQLite, nearly always).
+      const found = deps.signingSecrets.find(accountId);
+      if (found instanceof Promise) return found.then((row) => activeOf(accountId, row));
+      return activeOf(accountId, found);
     },
 
     /** Gives every account made before signing secrets existed its first one. */
