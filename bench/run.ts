@@ -26,7 +26,9 @@ const MODULES = [
   'postgres',
   'formula',
   'delivery',
+  'results',
   'funnel',
+  'custom-load',
 ] as const;
 
 const wanted = process.argv.slice(2);

@@ -53,6 +53,10 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
   const { createDomainsStore } = await import('../src/db/domains-store.ts');
   const { createUsageStore } = await import('../src/db/usage-store.ts');
   const { createUsageCounter } = await import('../src/usage/counter.ts');
+  const { createCustomCalculatorsStore } = await import('../src/db/custom-calculators-store.ts');
+  const { createCalculatorResolver } = await import('../src/calculator-resolver.ts');
+  const { createCalculatorIds } = await import('../src/require-calculator.ts');
+  const { loadedCalculator } = await import('../src/modules/widget/index.ts');
   const { widgetRoutes } = await import('../src/modules/widget/index.ts');
   const { nativeRoutes } = await import('../src/http/native-route.ts');
   const { createAccessLog } = await import('../src/http/access-log.ts');
@@ -88,6 +92,7 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
     flush = built.flush;
   } else {
     const usage = createUsageCounter(createUsageStore(database.db));
+    const calculators = createCustomCalculatorsStore(database.db);
     const deps = {
       accounts: createAccountsStore(database.db),
       domains: createDomainsStore(database.db),
@@ -97,6 +102,11 @@ async function serve(variant: Variant, dataDir: string): Promise<void> {
       limit: null,
       prefill: () => ({}),
       logger,
+      resolveCalculator: createCalculatorResolver({
+        store: calculators,
+        serialise: (definition, template) => JSON.stringify(loadedCalculator(definition, template)),
+      }),
+      calculatorIds: createCalculatorIds({ store: calculators, now: () => Date.now() }),
     };
     const native = nativeRoutes(widgetRoutes(deps), routeGroups().widget, {
       logger,

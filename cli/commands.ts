@@ -43,6 +43,11 @@ import ResultsEndpointRotateSecret from './commands/results/endpoint/rotate-secr
 import ResultsEndpointSet from './commands/results/endpoint/set.ts';
 import ResultsEndpointShow from './commands/results/endpoint/show.ts';
 import ResultsEndpointTest from './commands/results/endpoint/test.ts';
+import ResultsIndex from './commands/results/index.ts';
+import ResultsGet from './commands/results/get.ts';
+import ResultsDelete from './commands/results/delete.ts';
+import ResultsExport from './commands/results/export.ts';
+import ConfigSetResults from './commands/config/set-results.ts';
 import Serve from './commands/serve.ts';
 import Signup from './commands/signup.ts';
 import Usage from './commands/usage.ts';
@@ -101,4 +106,9 @@ export const commands: Record<string, Command.Class> = {
   'results:endpoint:rotate-secret': ResultsEndpointRotateSecret,
   'results:endpoint:deliveries': ResultsEndpointDeliveries,
   'results:endpoint:resend': ResultsEndpointResend,
+  results: ResultsIndex,
+  'results:get': ResultsGet,
+  'results:delete': ResultsDelete,
+  'results:export': ResultsExport,
+  'config:set-results': ConfigSetResults,
 };

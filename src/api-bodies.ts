@@ -19,7 +19,7 @@ import type { LimitsEnvelope } from './modules/limits/index.ts';
 import type { SigningSecretAnswer } from './modules/signing-secret/index.ts';
 import type { FunnelReport, UsageReport } from './modules/usage/index.ts';
 import type { ConfigAnswer, TestAnswer } from './modules/widget-config/index.ts';
-import type { LoadAnswer } from './modules/widget/index.ts';
+import type { LoadAnswer, OwnLoadedCalculator } from './modules/widget/index.ts';
 import type {
   DeliveryList,
   EndpointEnvelope,
@@ -28,6 +28,7 @@ import type {
   SavedEndpoint,
   TestAnswer as ResultsTestAnswer,
 } from './modules/results-endpoint/index.ts';
+import type { ResultDeleted, ResultEnvelope, ResultList } from './modules/results/index.ts';
 
 /**
  * `Body` with `Key` read as `T`: the schemas describe a calculator only as an object, its
@@ -45,8 +46,12 @@ export type DomainBody = Static<typeof DomainEnvelope>;
 export type DomainJson = DomainBody['domain'];
 export type CalculatorListBody = WithCalculators<Static<typeof CalculatorList>, 'calculators', CatalogueCalculator[]>;
 export type CalculatorBody = WithCalculators<Static<typeof CalculatorEnvelope>, 'calculator', CatalogueCalculator>;
-/** POST /v1/widget/preview answers what a widget load answers. */
-export type PreviewBody = WithCalculators<Static<typeof LoadAnswer>, 'calculator', CatalogueCalculator>;
+/** POST /v1/widget/preview answers what a widget load answers: a catalogue calculator or an owner's. */
+export type PreviewBody = WithCalculators<
+  Static<typeof LoadAnswer>,
+  'calculator',
+  CatalogueCalculator | OwnLoadedCalculator
+>;
 export type WidgetConfigBody = Static<typeof ConfigAnswer>;
 export type TestWebhookBody = Static<typeof TestAnswer>;
 export type SigningSecretBody = Static<typeof SigningSecretAnswer>;
@@ -65,3 +70,7 @@ export type DeliveryListBody = Static<typeof DeliveryList>;
 export type DeliveryJson = DeliveryListBody['deliveries'][number];
 export type TestEventBody = Static<typeof ResultsTestAnswer>;
 export type QueuedEventBody = Static<typeof QueuedEvent>;
+export type ResultListBody = Static<typeof ResultList>;
+export type ResultJson = ResultListBody['results'][number];
+export type ResultBody = Static<typeof ResultEnvelope>;
+export type ResultDeletedBody = Static<typeof ResultDeleted>;

@@ -22,7 +22,8 @@ import { routeGroups } from './route-groups.ts';
 import { usageModule } from './modules/usage/index.ts';
 import { limitsModule } from './modules/limits/index.ts';
 import { createSigningSecrets, signingSecretModule } from './modules/signing-secret/index.ts';
-import { widgetModule, widgetRoutes } from './modules/widget/index.ts';
+import { loadedCalculator, widgetModule, widgetRoutes } from './modules/widget/index.ts';
+import { createCalculatorIds } from './require-calculator.ts';
 import { createHeaderCipher } from './security/header-cipher.ts';
 import { createStatusLog, loadPrefill, type PullDeps, widgetConfigModule } from './modules/widget-config/index.ts';
 import { widgetScriptModule } from './modules/widget-script/index.ts';
@@ -36,6 +37,9 @@ import { createDeliveryWorker } from './delivery/worker.ts';
 import { createInFlightLimiter } from './webhook/in-flight.ts';
 import { createPullRate } from './webhook/pull-rate.ts';
 import { systemResolver, type Resolver } from './webhook/url-check.ts';
+import { resultsModule, resultsSubmitModule } from './modules/results/index.ts';
+import { createResultsConfigCache } from './results/config-cache.ts';
+import { createResultsRetention } from './results/retention.ts';
 import pkg from '../package.json' with { type: 'json' };
 
 export interface AppOptions {
@@ -145,22 +149,71 @@ export function createApp(options: AppOptions) {
   const clientIp = requestClientIp(config.trustProxy, (request) => server?.requestIP(request)?.address);
 
   // Catalogue templates and published custom calculators, compiled and cached once per
-  // version; the widget's routes are to resolve calcIds through it too.
-  const resolveCalculator = createCalculatorResolver({ store: stores.customCalculators });
+  // version with the load answer's JSON of each; the widget's routes resolve calcIds with it.
+  const resolveCalculator = createCalculatorResolver({
+    store: stores.customCalculators,
+    serialise: (definition, template) => JSON.stringify(loadedCalculator(definition, template)),
+  });
+  // Which ids refused widget calls are counted under: templates and the accounts' own.
+  const calculatorIds = createCalculatorIds({
+    store: stores.customCalculators,
+    now: () => now().getTime(),
+    onError: (error) =>
+      logger.warn('a refused widget call could not be counted: the calculator ids could not be read', {
+        error: String(error),
+      }),
+  });
+
+  // Results configs in memory, current by the account row's version (src/results/config-cache.ts).
+  const resultsConfigs = createResultsConfigCache({ store: stores.resultsConfigs });
+  const resultsRetention = createResultsRetention({
+    store: stores.results,
+    days: config.resultsRetentionDays,
+    now,
+    logger,
+  });
 
   const rateDeps = { rates: config.rates, clientIp, now };
   const widgetLimit = widgetRateLimit(rateDeps);
   const signupLimit = signupRateLimit(rateDeps);
-  const widgetDeps = { accounts, domains, usage, quotas: config.quotas, now, limit: widgetLimit.limit };
+  const widgetDeps = {
+    accounts,
+    domains,
+    usage,
+    quotas: config.quotas,
+    now,
+    limit: widgetLimit.limit,
+    resolveCalculator,
+    calculatorIds,
+  };
   const groups = routeGroups();
   const native = nativeRoutes(
-    widgetRoutes({ ...widgetDeps, logger, prefill: loadPrefill({ ...webhook, usage, pullRate: createPullRate() }) }),
+    widgetRoutes({
+      ...widgetDeps,
+      logger,
+      prefill: loadPrefill({ ...webhook, usage, pullRate: createPullRate() }),
+      results: resultsConfigs.forLoad,
+    }),
     groups.widget,
     { logger, accessLog },
   );
 
   const mounted = [
-    { group: groups.widget, modules: [widgetModule(widgetDeps)] },
+    {
+      group: groups.widget,
+      modules: [
+        widgetModule(widgetDeps),
+        resultsSubmitModule({
+          ...widgetDeps,
+          results: stores.results,
+          configs: resultsConfigs,
+          resolve: resolveCalculator,
+          signingSecrets,
+          wake: delivery.wakeFor,
+          allowances: config.submissions,
+        }),
+      ],
+    },
     { group: groups.public, modules: [calculatorsModule(), widgetScriptModule()] },
     {
       group: groups.owner,
@@ -191,12 +244,22 @@ export function createApp(options: AppOptions) {
           clientIp,
         }),
         domainsModule({ domains, now, tokens, accounts }),
-        widgetConfigModule({ ...webhook, tokens, accounts, domains }),
+        widgetConfigModule({
+          ...webhook,
+          tokens,
+          accounts,
+          domains,
+          resultsConfigs: stores.resultsConfigs,
+          results: resultsConfigs,
+          resolveCalculator,
+          calculators: stores.customCalculators,
+        }),
         usageModule({ usage, usageStore, quotas: config.quotas, now, tokens, accounts }),
         accountCalculatorsModule({
           calculators: stores.customCalculators,
           resolve: resolveCalculator,
           limits: config.calculatorLimits,
+          calculatorIds,
           now,
           tokens,
           accounts,
@@ -213,6 +276,7 @@ export function createApp(options: AppOptions) {
           accounts,
         }),
         limitsModule({ tokens, accounts }),
+        resultsModule({ results: stores.results, resolve: resolveCalculator, now, tokens, accounts }),
       ],
     },
     {
@@ -269,6 +333,8 @@ export function createApp(options: AppOptions) {
     accessLog,
     /** Prunes per-day usage past retention, at most hourly (the housekeeping timer). */
     retention,
+    /** Deletes results past their retention, at most hourly (the housekeeping timer). */
+    resultsRetention,
     /** The widget routes' per-client limiter (its memory bound is tested). */
     widgetLimiter: widgetLimit.limiter,
     /** The results delivery loop: started and stopped with the server. */

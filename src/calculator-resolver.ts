@@ -1,14 +1,17 @@
 /**
  * Which calculator a calcId names for an account, ready to serve: a catalogue template,
  * or the account's own calculator as last published (docs/calculators.md, "Drafts and
- * versions"). The owner's evaluate route calls it, and the widget's routes (load,
- * verify, preview) are to: it answers as they need, without a promise on SQLite.
+ * versions"). The widget's routes (load, verify, preview), the owner's evaluate route and
+ * the widget config call it: it answers as they need, without a promise on SQLite.
  *
  * Custom calculators are cached in memory per account and id with the published version
- * they hold, parsed, compiled and serialised once. Every call still makes one point read
- * (`published`, told which version is held so that it sends the text only when another is
- * published), so a publish on any server sharing the database is seen by the next call on
- * every server. On SQLite that read, and so the whole answer, comes without a promise.
+ * they hold, parsed, compiled and serialised once. Every call still learns whether another
+ * version is published, so a publish on any server sharing the database is seen by the
+ * next call on every server. The widget's routes learn it from their account lookup, which
+ * hands over a `token` (`WidgetLookup.calculatorToken`): a calculator held under the same
+ * token is current and answered without a read. Otherwise, and for every other caller, one
+ * point read (`published`, told which version is held so that it sends the text only when
+ * another is published). On SQLite that read, and so the whole answer, comes without a promise.
  */
 import { templates } from './calculators/templates/index.ts';
 import type { Template } from './calculators/templates/template.ts';
@@ -28,9 +31,15 @@ export interface ResolvedCalculator {
   json: string;
 }
 
+/**
+ * `token`, when the caller has one (the widget's account lookup: `WidgetLookup.calculatorToken`):
+ * a calculator held under the same token is answered without a read; null means the account
+ * has no published calculator under `calcId`.
+ */
 export type CalculatorResolver = (
   accountId: string,
   calcId: string,
+  token?: string | number | null,
 ) => ResolvedCalculator | undefined | Promise<ResolvedCalculator | undefined>;
 
 export interface ResolverOptions {
@@ -47,6 +56,8 @@ const DEFAULT_MAX_CACHED_CHARS = 16 * 1024 * 1024;
 interface Entry {
   generation: string;
   version: number;
+  /** The token it was last read under (undefined when read for a caller without one). */
+  token: string | number | undefined;
   resolved: ResolvedCalculator;
 }
 
@@ -88,12 +99,18 @@ export function createCalculatorResolver(options: ResolverOptions): CalculatorRe
     }
   };
 
-  function settle(key: string, held: Entry | undefined, found: PublishedLookup | undefined) {
+  function settle(
+    key: string,
+    held: Entry | undefined,
+    found: PublishedLookup | undefined,
+    token: string | number | undefined,
+  ) {
     if (!found) {
       forget(key);
       return undefined;
     }
     if (found.definition === null && held && held.generation === found.generation && held.version === found.version) {
+      held.token = token;
       cache.delete(key);
       cache.set(key, held);
       return held.resolved;
@@ -114,17 +131,29 @@ export function createCalculatorResolver(options: ResolverOptions): CalculatorRe
       compiled: ready,
       json,
     };
-    remember(key, { generation: found.generation, version: found.version, resolved });
+    remember(key, { generation: found.generation, version: found.version, token, resolved });
     return resolved;
   }
 
-  return (accountId, calcId) => {
+  return (accountId, calcId, token) => {
     const template = catalogue.get(calcId);
     if (template) return template;
     // Neither part holds a line break: account ids are generated, calculator ids a pattern.
     const key = `${accountId}\n${calcId}`;
+    if (token === null) {
+      forget(key);
+      return undefined;
+    }
     const held = cache.get(key);
-    const found = store.published(accountId, calcId, held && { generation: held.generation, version: held.version });
-    return found instanceof Promise ? found.then((lookup) => settle(key, held, lookup)) : settle(key, held, found);
+    if (held !== undefined && token !== undefined && held.token === token) {
+      cache.delete(key);
+      cache.set(key, held);
+      return held.resolved;
+    }
+    // The entry has what `published` needs to know of it (its generation and version).
+    const found = store.published(accountId, calcId, held);
+    return found instanceof Promise
+      ? found.then((lookup) => settle(key, held, lookup, token))
+      : settle(key, held, found, token);
   };
 }

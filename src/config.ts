@@ -46,6 +46,10 @@ export interface ServerConfig {
   regenerateSecrets: boolean;
   /** Multiplies every wait of the delivery retry schedule (docs/results.md, "Retries"). */
   deliveryBackoffScale: number;
+  /** Results visitors may send per month, per plan (docs/results.md, "The monthly allowance"); none on Free. */
+  submissions: Readonly<Record<Plan, number>>;
+  /** Days a result is kept (docs/results.md, "How long results are kept"). */
+  resultsRetentionDays: number;
 }
 
 /** The flags `calc serve` accepts; each falls back to its environment variable. */
@@ -76,6 +80,9 @@ export interface ServeFlags {
   'database-widget-pool'?: number;
   /** A decimal factor, as typed (oclif has no float flags). */
   'delivery-backoff-scale'?: string;
+  'submissions-base'?: number;
+  'submissions-extra'?: number;
+  'results-retention-days'?: number;
 }
 
 export interface RateSettings {
@@ -115,6 +122,9 @@ export const DEFAULT_WIDGET_POOL = 2;
 const MAX_DATABASE_POOL = 1000;
 
 const DEFAULT_QUOTAS: Readonly<Record<Plan, number>> = { free: 1_000, base: 100_000, extra: 1_000_000 };
+/** Results visitors may send per month; Free has no results (src/plans.ts, `hasResults`). */
+const DEFAULT_SUBMISSIONS: Readonly<Record<Plan, number>> = { free: 0, base: 1_000, extra: 100_000 };
+const DEFAULT_RESULTS_RETENTION_DAYS = 365;
 
 export class ConfigError extends Error {}
 
@@ -172,6 +182,25 @@ export function loadServerConfig(flags: ServeFlags, env: Env = process.env): Ser
     deliveryBackoffScale: scale(
       'delivery-backoff-scale',
       flags['delivery-backoff-scale'] ?? env.CALC_DELIVERY_BACKOFF_SCALE ?? 1,
+    ),
+    submissions: {
+      free: DEFAULT_SUBMISSIONS.free,
+      base: integer(
+        'submissions-base',
+        flags['submissions-base'] ?? env.CALC_SUBMISSIONS_BASE ?? DEFAULT_SUBMISSIONS.base,
+        0,
+      ),
+      extra: integer(
+        'submissions-extra',
+        flags['submissions-extra'] ?? env.CALC_SUBMISSIONS_EXTRA ?? DEFAULT_SUBMISSIONS.extra,
+        0,
+      ),
+    },
+    resultsRetentionDays: integer(
+      'results-retention-days',
+      flags['results-retention-days'] ?? env.CALC_RESULTS_RETENTION_DAYS ?? DEFAULT_RESULTS_RETENTION_DAYS,
+      1,
+      36_500,
     ),
   };
   if (config.jwtSecret !== null && config.jwtSecret.length < 32) {

@@ -84,7 +84,19 @@ async function serve(config: ServerConfig, logger: Logger, database: Backend, lo
     );
   }
   let listenUrl = '';
-  const { app, usage, accounts, domains, signingSecrets, flush, retention, ready, accessLog, delivery } = createApp({
+  const {
+    app,
+    usage,
+    accounts,
+    domains,
+    signingSecrets,
+    flush,
+    retention,
+    ready,
+    accessLog,
+    delivery,
+    resultsRetention,
+  } = createApp({
     config,
     database,
     jwtSecret,
@@ -121,6 +133,11 @@ async function serve(config: ServerConfig, logger: Logger, database: Backend, lo
       );
     retention.run().catch((error: unknown) =>
       logger.error('pruning per-day usage past retention failed; will retry within the hour', {
+        error: String(error),
+      }),
+    );
+    resultsRetention.run().catch((error: unknown) =>
+      logger.error('deleting results past their retention failed; will retry within the hour', {
         error: String(error),
       }),
     );

@@ -26,6 +26,11 @@ export function newSigningSecret(): string {
   return `whsec_${randomBase62(32)}`;
 }
 
+/** A visitor's stored result (docs/results.md). */
+export function newResultId(): string {
+  return `res_${randomBase62(20)}`;
+}
+
 export function newAccountId(): string {
   return `acct_${randomBase62(16)}`;
 }

@@ -19,6 +19,8 @@ interface PairedSide {
   label: string;
   /** The command line that serves `dataDir` on a free port. */
   command: (dataDir: string) => string[];
+  /** The wrk script this side is loaded with, when not the pair's (another calculator, say). */
+  script?: string;
 }
 
 interface PairedOptions {
@@ -27,7 +29,7 @@ interface PairedOptions {
   work: string;
   /** The data directory both sides start from (a fresh copy each round). */
   baseDir: string;
-  /** The wrk script both sides are loaded with. */
+  /** The wrk script both sides are loaded with (unless a side names its own). */
   script: string;
   rounds: number;
   sharedRuns: number;
@@ -64,12 +66,13 @@ export async function pairedThroughput(options: PairedOptions): Promise<PairedTh
         servers[side] = await startListening(pinned(SERVER_CORE, sides[side].command(dir)));
       }
       const url = (side: 'before' | 'after') => `${servers[side]?.url}/v1/widget/load`;
-      for (const side of order) await wrk(url(side), script, FIRST_CONTACT_S);
+      const scriptOf = (side: 'before' | 'after') => sides[side].script ?? script;
+      for (const side of order) await wrk(url(side), scriptOf(side), FIRST_CONTACT_S);
       for (let i = 0; i < sharedRuns; i++) {
         await waitForQuiet();
         const [before, after] = await Promise.all([
-          wrk(url('before'), script, durationS),
-          wrk(url('after'), script, durationS),
+          wrk(url('before'), scriptOf('before'), durationS),
+          wrk(url('after'), scriptOf('after'), durationS),
         ]);
         if (before.non2xx > 0 || after.non2xx > 0) {
           throw new Error(

@@ -1,14 +1,16 @@
 import { Flags } from '@oclif/core';
-import { invalidFlag } from '../base-command.ts';
+import { CliFailure, invalidFlag } from '../base-command.ts';
 import { OwnerCommand } from '../owner-command.ts';
-import type { AccountOverviewBody, CalculatorBody } from '../../src/api-bodies.ts';
+import type { AccountCalculatorBody, AccountOverviewBody, CalculatorBody } from '../../src/api-bodies.ts';
+import type { ApiClient } from '../lib/api-client.ts';
 import { calcIdArg, calcIdSegment } from '../lib/calc-id.ts';
 
 export default class Embed extends OwnerCommand {
   static override summary = 'Print the HTML snippet that embeds a calculator on your pages.';
   static override description =
     "The snippet carries your public API key and the server's public URL (from GET /v1/account). Only the snippet goes to stdout, so it can be redirected into a file. " +
-    "The page's origin must be added with `calc domains add`. With --json, stdout holds {calcId, snippet, publicUrl, apiKey}.";
+    "The page's origin must be added with `calc domains add`. With --json, stdout holds {calcId, snippet, publicUrl, apiKey}. " +
+    'The calculator is one of the catalogue or one of your own (pages show yours once it is published).';
   static override examples = [
     '<%= config.bin %> embed bmi',
     '<%= config.bin %> embed loan > loan-snippet.html',
@@ -38,8 +40,8 @@ export default class Embed extends OwnerCommand {
     const api = this.api(flags);
     const values = flags.values === undefined ? undefined : valuesOf(flags.values);
     // Unknown calculators fail here with the server's 404 message, before a useless snippet is printed.
-    const { body: definition } = await api.get<CalculatorBody>(`/v1/calculators/${calcId}`, { auth: false });
-    if (values) checkKeys(values, definition);
+    const keys = await this.inputKeys(api, calcId);
+    if (values) checkKeys(values, calcId, keys);
     const { body: overview } = await api.get<AccountOverviewBody>('/v1/account');
     const { publicUrl } = overview;
     const apiKey = overview.account.apiKey;
@@ -57,6 +59,33 @@ export default class Embed extends OwnerCommand {
     ].join('\n');
     this.log(snippet);
     return { calcId, snippet, publicUrl, apiKey };
+  }
+
+  /**
+   * The keys a page's values may use: a catalogue calculator's fields, or the inputs of one
+   * of the owner's own (docs/calculators.md, "Loading your calculators"), which pages show
+   * once it is published: a draft never published gets its snippet and a warning.
+   */
+  private async inputKeys(api: ApiClient, calcId: string): Promise<string[]> {
+    try {
+      const { body } = await api.get<CalculatorBody>(`/v1/calculators/${calcId}`, { auth: false });
+      return (body.calculator.fields ?? []).map((field) => field.key);
+    } catch (notInCatalogue) {
+      if (!(notInCatalogue instanceof CliFailure) || notInCatalogue.code !== 'calculator_not_found')
+        throw notInCatalogue;
+      let own: AccountCalculatorBody;
+      try {
+        ({ body: own } = await api.get<AccountCalculatorBody>(`/v1/account/calculators/${calcId}`));
+      } catch (error) {
+        // Neither the catalogue's nor the owner's: the catalogue's message says so.
+        throw error instanceof CliFailure && error.code === 'calculator_not_found' ? notInCatalogue : error;
+      }
+      if (own.published === null)
+        this.warn(
+          `"${calcId}" is not published yet: pages show "Calculator unavailable" until you publish it (calc calculators publish ${calcId}).`,
+        );
+      return (own.published ?? own.draft).inputs.map((input) => input.key);
+    }
   }
 }
 
@@ -89,12 +118,12 @@ function valuesOf(text: string): Record<string, number | string> {
 }
 
 /** Keys the calculator does not have would be ignored by the widget: say so now. */
-function checkKeys(values: Record<string, number | string>, definition: CalculatorBody): void {
-  const known = new Set((definition.calculator.fields ?? []).map((field) => field.key));
+function checkKeys(values: Record<string, number | string>, calcId: string, keys: readonly string[]): void {
+  const known = new Set(keys);
   const unknown = Object.keys(values).filter((key) => !known.has(key));
   if (unknown.length > 0)
     throw invalidFlag(
-      `--values: ${definition.calculator.id} has no field ${unknown.map((key) => `"${key}"`).join(', ')} (its keys: ${[...known].join(', ')}).`,
+      `--values: ${calcId} has no field ${unknown.map((key) => `"${key}"`).join(', ')} (its keys: ${[...known].join(', ')}).`,
     );
 }
 

@@ -93,6 +93,21 @@ export default class Serve extends BaseCommand {
       description:
         'multiplies every wait of the results delivery retry schedule (and its 3- and 5-day limits), for tests and drills; see docs/results.md [env: CALC_DELIVERY_BACKOFF_SCALE] (default: 1)',
     }),
+    'submissions-base': Flags.integer({
+      description:
+        'results visitors may send each month on Base (docs/results.md) [env: CALC_SUBMISSIONS_BASE] (default: 1000)',
+      min: 0,
+    }),
+    'submissions-extra': Flags.integer({
+      description:
+        'results visitors may send each month on Extra (docs/results.md) [env: CALC_SUBMISSIONS_EXTRA] (default: 100000)',
+      min: 0,
+    }),
+    'results-retention-days': Flags.integer({
+      description:
+        'days a result is kept before the hourly housekeeping deletes it [env: CALC_RESULTS_RETENTION_DAYS] (default: 365)',
+      min: 1,
+    }),
     'rate-clients-max': Flags.integer({
       description:
         'clients the widget limiter keeps counts for, its memory bound; a client over its limit is never forgotten before its window ends [env: CALC_RATE_CLIENTS_MAX] (default: 100000)',

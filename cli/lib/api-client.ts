@@ -86,6 +86,34 @@ export class ApiClient {
     return { status: response.status, body: body as T };
   }
 
+  /**
+   * A GET whose answer is a stream (an export): failures as for `request`; the time limit
+   * covers the wait for the answer's headers, not the stream, which may take minutes.
+   */
+  async stream(path: string): Promise<ReadableStream<Uint8Array>> {
+    this.ensureSignedIn();
+    const headers = { authorization: `Bearer ${this.target.token}` };
+    const started = new AbortController();
+    const timer = setTimeout(() => started.abort(new DOMException('timed out', 'TimeoutError')), this.timeoutMs);
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, { headers, redirect: 'manual', signal: started.signal });
+    } catch (error) {
+      throw this.networkFailure(error);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (response.status >= 400)
+      throw this.serverFailure(response.status, parseJson(await this.readText(response)), true);
+    if (response.status !== 200 || !response.body)
+      throw new CliFailure(
+        `The server at ${this.baseUrl} answered HTTP ${response.status} without the stream; is --api-url a calc server?`,
+        EXIT.failure,
+        'not_a_calc_server',
+      );
+    return response.body;
+  }
+
   private async fetch(method: string, path: string, headers: Record<string, string>, body: unknown): Promise<Response> {
     try {
       return await fetch(`${this.baseUrl}${path}`, {

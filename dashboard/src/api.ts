@@ -10,6 +10,8 @@ class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The error's `details`, as the server gave them (the problems of a refused definition, say). */
+    readonly details?: unknown,
   ) {
     super(message);
   }
@@ -18,8 +20,8 @@ class ApiError extends Error {
 function errorOf(body: unknown, status: number): ApiError {
   const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
   if (typeof error === 'object' && error !== null) {
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && typeof message === 'string') return new ApiError(status, code, message);
+    const { code, message, details } = error as { code?: unknown; message?: unknown; details?: unknown };
+    if (typeof code === 'string' && typeof message === 'string') return new ApiError(status, code, message, details);
   }
   return new ApiError(status, `http_${status}`, `The server answered ${status}.`);
 }
@@ -55,6 +57,10 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
   }
   return parsed as T;
 }
+
+/** The code and details of a refusal by the server ('' and undefined for any other failure). */
+export const refusalOf = (error: unknown): { code: string; details: unknown } =>
+  error instanceof ApiError ? { code: error.code, details: error.details } : { code: '', details: undefined };
 
 /** The message to show for any failure. */
 export const messageOf = (error: unknown): string =>

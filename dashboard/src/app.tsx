@@ -3,7 +3,6 @@ import { useEffect, useState } from 'preact/hooks';
 import { Shell } from './components/shell.tsx';
 import { PageTitle } from './components/page-title.tsx';
 import { Account } from './pages/account.tsx';
-import { Calculators } from './pages/calculators.tsx';
 import { Domains } from './pages/domains.tsx';
 import { Overview } from './pages/overview.tsx';
 import { SignIn } from './pages/sign-in.tsx';
@@ -14,7 +13,8 @@ import { token } from './session.ts';
 /**
  * A page that is a chunk of its own, loaded when it opens: the calculator page carries the
  * catalogue and the widget's form model for its preview, and most owners never open the
- * results endpoint's, so the sign-in form waits for neither.
+ * results endpoint's, so the sign-in form waits for neither. The calculator builder (the
+ * Calculators page and the editor) carries the definition validator and the widget's renderer.
  */
 function Lazy<P extends object>(props: { load: () => Promise<(props: P) => JSX.Element>; props: P }) {
   const [Page, setPage] = useState<{ component: (props: P) => JSX.Element } | null>(null);
@@ -30,7 +30,12 @@ function Lazy<P extends object>(props: { load: () => Promise<(props: P) => JSX.E
 }
 
 const loadCalculator = () => import('./pages/calculator.tsx').then((module) => module.Calculator);
-const loadResultsEndpoint = () => import('./pages/results-endpoint.tsx').then((module) => module.ResultsEndpoint);
+// The calculator builder (the Calculators page and the editor): its forms, the definition
+// validator and the widget's renderer for the preview.
+const loadCalculators = () => import('./builder/builder.tsx').then((module) => module.Calculators);
+const loadBuilder = () => import('./builder/builder.tsx').then((module) => module.Builder);
+const loadResultsEndpoint = () => import('./pages/results-pages.ts').then((module) => module.ResultsEndpoint);
+const loadResults = () => import('./pages/results-pages.ts').then((module) => module.Results);
 
 function Page(props: { route: Route }) {
   const { route } = props;
@@ -40,15 +45,19 @@ function Page(props: { route: Route }) {
     case 'domains':
       return <Domains />;
     case 'calculators':
-      return <Calculators />;
+      return <Lazy load={loadCalculators} props={{}} />;
     case 'calculator':
       return <Lazy load={loadCalculator} props={{ calcId: route.calcId }} />;
+    case 'builder':
+      return <Lazy load={loadBuilder} props={{ calcId: route.calcId }} />;
     case 'usage':
       return <Usage />;
     case 'account':
       return <Account />;
     case 'results-endpoint':
       return <Lazy load={loadResultsEndpoint} props={{}} />;
+    case 'results':
+      return <Lazy load={loadResults} props={{}} />;
     default:
       return (
         <>
@@ -65,9 +74,10 @@ function section(route: Route): string {
     case 'overview':
       return BASE;
     case 'calculator':
+    case 'builder':
       return `${BASE}/calculators`;
     case 'results-endpoint':
-      return `${BASE}/account`;
+      return `${BASE}/results`;
     case 'not-found':
       return '';
     default:

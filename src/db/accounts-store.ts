@@ -1,3 +1,4 @@
+import { constants } from 'bun:sqlite';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Plan } from '../plans.ts';
 import type { Db } from './client.ts';
@@ -26,6 +27,14 @@ type DomainStatus = (typeof domains.$inferSelect)['status'];
 export interface WidgetLookup {
   account: AccountRow;
   domainStatus: DomainStatus | undefined;
+  /**
+   * Asked with a calculator id (an owner's calculator): a token of what the lookup saw of
+   * it, for the resolver, which answers a calculator it holds under the same token without
+   * a read of its own. On PostgreSQL, which published definition the account has under the
+   * id (`<generation>:<version>`, null for none); on SQLite, the database's data version as
+   * this lookup read it, which changes with every commit of any connection.
+   */
+  calculatorToken?: string | number | null;
 }
 
 /**
@@ -40,6 +49,15 @@ export function createAccountsStore(db: Db) {
   const byApiKey = db.$client.query<AccountRow, { apiKey: string }>(
     `SELECT ${selectList(accounts)} FROM accounts WHERE api_key = $apiKey`,
   );
+  // A page loading an owner's calculator: the data version after the lookup's reads, a
+  // file control that reads a counter (no I/O, no lock). Unchanged since the resolver read
+  // the calculator, nothing was committed since, so the calculator it holds is current; a
+  // read of its own would cost a load as much as another statement (docs/performance.md).
+  const dataVersion = new Uint32Array(2);
+  const calculatorToken = (): number => {
+    db.$client.fileControl(constants.SQLITE_FCNTL_DATA_VERSION, dataVersion);
+    return dataVersion[0] as number;
+  };
   // Every widget call, after the key's account: the status of each candidate origin. On
   // SQLite two point reads cost half of one statement that joins them (measured in
   // docs/performance.md), and no round trip is saved in-process.
@@ -67,24 +85,31 @@ export function createAccountsStore(db: Db) {
      * The widget's authorisation: undefined when the key is unknown. Pending requests
      * made at or before `pendingExpiredAt` have expired and count as absent. Answered
      * without a promise (every embedding page calls it); the PostgreSQL store answers one.
+     * With `calcId` (not a catalogue id), also its `calculatorToken`.
      */
     widgetLookup: (
       apiKey: string,
       origins: readonly string[],
       pendingExpiredAt: string,
+      calcId?: string,
     ): WidgetLookup | undefined | Promise<WidgetLookup | undefined> => {
       const account = byApiKey.get({ apiKey });
       if (!account) return undefined;
       let domainStatus: DomainStatus | undefined;
       for (const origin of origins) {
         const status = domainStatusOf.get({ accountId: account.id, origin })?.status;
-        if (status === 'active') return { account, domainStatus: status };
+        if (status === 'active')
+          return calcId === undefined
+            ? { account, domainStatus: status }
+            : { account, domainStatus: status, calculatorToken: calculatorToken() };
         if (status === 'pending' && domainStatus === undefined) {
           const since = pendingSince.get({ accountId: account.id, origin })?.createdAt;
           if (since !== undefined && since > pendingExpiredAt) domainStatus = status;
         }
       }
-      return { account, domainStatus };
+      return calcId === undefined
+        ? { account, domainStatus }
+        : { account, domainStatus, calculatorToken: calculatorToken() };
     },
 
     /** Sets the owner's limit columns that `limits` names (null clears a cap). */

@@ -3,6 +3,9 @@ import { createAccountsStore } from './accounts-store.ts';
 import { createDeliveryStore } from './delivery-store.ts';
 import { createPgDeliveryStore, createPgResultsEndpointStore } from './postgres/delivery-stores.ts';
 import { createResultsEndpointStore } from './results-endpoint-store.ts';
+import { createResultsConfigStore } from './results-config-store.ts';
+import { createResultsStore } from './results-store.ts';
+import { createPgResultsConfigStore, createPgResultsStore } from './postgres/results-stores.ts';
 import type { OpenDatabase } from './client.ts';
 import { DatabaseTimeout } from './faults.ts';
 import { createCustomCalculatorsStore } from './custom-calculators-store.ts';
@@ -38,6 +41,8 @@ export function storesOf(backend: Backend) {
       customCalculators: createCustomCalculatorsStore(db),
       resultsEndpoints: createResultsEndpointStore(db),
       deliveries: createDeliveryStore(db),
+      results: createResultsStore(db),
+      resultsConfigs: createResultsConfigStore(db),
     };
   }
   const { db, widget } = backend;
@@ -54,7 +59,10 @@ export function storesOf(backend: Backend) {
     resultsEndpoints: guarded(createPgResultsEndpointStore(db)),
     // An attempt's record (and a claim's leases) given up on while PostgreSQL still commits
     // it would be made again: waited for, as the usage flush is.
-    deliveries: guarded(createPgDeliveryStore(db), { unbounded: ['finish', 'claim', 'claimOne'] }),
+    deliveries: guarded(createPgDeliveryStore(db), { unbounded: ['finish', 'claim', 'claimOne', 'claimFor'] }),
+    results: guarded(createPgResultsStore(db)),
+    // Its load read (`snapshot`) runs on the widget's pool, as the key lookup does.
+    resultsConfigs: guarded(createPgResultsConfigStore(db, widget)),
   };
 }
 

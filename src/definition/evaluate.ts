@@ -30,8 +30,12 @@ function inRange(value: unknown, input: NumberInput, system: UnitSystem): value 
   return typeof value === 'number' && value >= perSystem(input.min, system) && value <= perSystem(input.max, system);
 }
 
-/** [the value formulas see, the value visibleIf compares], or undefined when invalid. */
-function read({ input, alias }: CompiledInput, values: Values, system: UnitSystem): [number, unknown] | undefined {
+/** [the value formulas see, the value visibleIf compares], or undefined when invalid (a submission's check reads the same way). */
+export function read(
+  { input, alias }: CompiledInput,
+  values: Values,
+  system: UnitSystem,
+): [number, unknown] | undefined {
   const value = own(values, input.key);
   if (input.kind === 'select') {
     const option = input.options.find((candidate) => candidate.value === value);

@@ -77,6 +77,9 @@ export function createDeliveryWorker(deps: WorkerDeps) {
   let again = false;
   let poll: ReturnType<typeof setInterval> | undefined;
   let lastPrune = Number.NEGATIVE_INFINITY;
+  /** Refills in progress, by account, and the accounts asked for again meanwhile. */
+  const refilling = new Map<string, Promise<number>>();
+  const refillAgain = new Set<string>();
 
   const saturated = () => [...perAccount].flatMap(([account, n]) => (n >= perEndpoint ? [account] : []));
   const hasRoom = (accountId: string) => inFlight.size < maxInFlight && (perAccount.get(accountId) ?? 0) < perEndpoint;
@@ -97,7 +100,7 @@ export function createDeliveryWorker(deps: WorkerDeps) {
       const left = (perAccount.get(event.accountId) ?? 1) - 1;
       if (left <= 0) perAccount.delete(event.accountId);
       else perAccount.set(event.accountId, left);
-      wake();
+      afterAttempt(event.accountId);
     });
     inFlight.add(tracked);
     return running;
@@ -188,6 +191,69 @@ export function createDeliveryWorker(deps: WorkerDeps) {
     } while (again && !stopped);
   }
 
+  /**
+   * Claims due events of one endpoint while it has room here: one range of the queue's
+   * (account, status, due time) index, however long the queue of this or any endpoint.
+   * Answers how many attempts it launched.
+   */
+  function refill(accountId: string): Promise<number> {
+    const running = refilling.get(accountId);
+    if (running) {
+      refillAgain.add(accountId);
+      return running;
+    }
+    const claimed = (async () => {
+      let launched = 0;
+      do {
+        refillAgain.delete(accountId);
+        for (;;) {
+          const room = Math.min(perEndpoint - (perAccount.get(accountId) ?? 0), maxInFlight - inFlight.size);
+          if (!started || stopped || room <= 0) return launched;
+          const now = deps.now().getTime();
+          const events = await deps.deliveries.claimFor(accountId, {
+            now,
+            leaseUntil: now + LEASE_MS,
+            owner: deps.owner,
+            limit: room,
+          });
+          const excess: string[] = [];
+          for (const event of events) {
+            if (!stopped && hasRoom(accountId)) {
+              void launch(event);
+              launched++;
+            } else excess.push(event.id);
+          }
+          if (excess.length > 0) await deps.deliveries.release(excess, deps.owner);
+          if (events.length < room) break;
+        }
+      } while (refillAgain.has(accountId) && !stopped);
+      return launched;
+    })()
+      .catch((error: unknown) => {
+        deps.logger.error('looking for due deliveries failed; will retry', { error: String(error) });
+        return 0;
+      })
+      .finally(() => refilling.delete(accountId));
+    refilling.set(accountId, claimed);
+    return claimed;
+  }
+
+  /**
+   * After an attempt: with room to spare on this server, the endpoint's own next events
+   * (cheap), and a look at every endpoint's only when it had none; near the server's limit,
+   * the oldest due events of any endpoint, so that no endpoint waits behind busy ones.
+   */
+  function afterAttempt(accountId: string): void {
+    if (!started || stopped) return;
+    if (inFlight.size + perEndpoint > maxInFlight) {
+      wake();
+      return;
+    }
+    void refill(accountId).then((launched) => {
+      if (launched === 0) wake();
+    });
+  }
+
   /** Looks for due events now (an event was queued here, an attempt ended, the poll). */
   function wake(): void {
     if (!started || stopped) return;
@@ -231,6 +297,16 @@ export function createDeliveryWorker(deps: WorkerDeps) {
     wake,
 
     /**
+     * Wakes the loop for an event just queued for `accountId`: its endpoint's due events are
+     * claimed, unless it has all its share in flight here; then one of those attempts, as it
+     * ends, takes the next. (A submission every few hundred microseconds must not have each
+     * look through every endpoint's queue.)
+     */
+    wakeFor(accountId: string): void {
+      if (hasRoom(accountId)) void refill(accountId);
+    },
+
+    /**
      * Attempts one event now, in this request, when its endpoint has room here; null when it
      * has none or the event is not pending (the loop then attempts it).
      */
@@ -246,7 +322,8 @@ export function createDeliveryWorker(deps: WorkerDeps) {
      * that was due has been attempted (what tests and drills wait for instead of time).
      */
     async idle(): Promise<void> {
-      while (claiming || inFlight.size > 0) await Promise.allSettled([claiming, ...inFlight]);
+      while (claiming || inFlight.size > 0 || refilling.size > 0)
+        await Promise.allSettled([claiming, ...inFlight, ...refilling.values()]);
     },
 
     /** Attempts in flight here: for one account, or in all. */

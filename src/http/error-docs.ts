@@ -27,6 +27,8 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   plan_limit:
     'The account has as many calculators of its own as its plan allows; `message` names the plan that allows more. Deleting one frees its place.',
   register_domain_disabled: 'The account owner turned off requests from pages to register their origin.',
+  results_disabled:
+    "Visitors cannot send results of this calculator: its owner has not turned results on (or the account's plan has no results).",
   password_required:
     'The session is older than the few minutes that reveal or replace the signing secret: send the `password`.',
   calculator_not_found: 'No calculator has this id (`GET /v1/calculators` lists them).',
@@ -34,6 +36,7 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
   not_found: 'No route has this method and path.',
   endpoint_not_found: 'The account has no results endpoint: set one with `PUT /v1/account/results-endpoint`.',
   event_not_found: 'The results endpoint has no event with this id (events are kept 30 days).',
+  result_not_found: 'The account has no result with this id (deleted by the owner, or past the retention).',
   email_taken: 'An account with this email exists: sign in instead.',
   calculator_exists:
     'The account has a calculator with this id, or it is the id of a catalogue calculator: choose another.',
@@ -41,7 +44,7 @@ export const ERROR_DOCS: Readonly<Record<ErrorCode, string>> = {
     'The results endpoint is disabled (`disabledReason` says why); save it again to turn it on, then queued events resume.',
   payload_too_large: 'The body is over 64 KiB.',
   invalid_webhook_url: 'The webhook URL is refused: not http(s), or it resolves to a private address.',
-  quota_exceeded: "The account has used this month's widget loads.",
+  quota_exceeded: "The account has used this month's widget loads (or, on `submit`, this month's submissions).",
   too_many_pending_domains: `The account has ${MAX_PENDING_DOMAINS} pending domain requests; approve or remove some.`,
   rate_limited: 'Too many requests from this client; wait for `Retry-After` seconds.',
   cap_reached:
@@ -83,6 +86,7 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
   register_domain_disabled: {
     message: 'The owner of this API key does not accept requests to register an origin; ask them to add it.',
   },
+  results_disabled: { message: 'The owner of this calculator does not accept results (bmi).' },
   password_required: {
     message: 'Replacing the signing secret needs your password: this session was signed in more than 300 seconds ago.',
   },
@@ -93,6 +97,7 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, { message: string; detai
     message: 'This account has no results endpoint. Set one with PUT /v1/account/results-endpoint.',
   },
   event_not_found: { message: 'There is no event msg_2k9v0c1x8q7w6e5r4t3y2u1i of this account.' },
+  result_not_found: { message: 'There is no result res_7Hq2mXw9LpA4vB1cZk3N of this account.' },
   email_taken: { message: 'An account with this email already exists.' },
   calculator_exists: { message: 'You already have a calculator "paint-quote".' },
   endpoint_disabled: {

@@ -163,6 +163,11 @@ describe('DELETE /v1/account', () => {
       body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi' },
     });
     expect(loaded.json.values).toEqual({ weightKg: 80 });
+    // The page reports what its visitor did: a funnel row.
+    const reported = await app.request('POST', '/v1/widget/events', {
+      body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi', events: ['view', 'start'] },
+    });
+    expect(reported.status).toBe(204);
     // An owner-built calculator, published: its draft and its version rows.
     const created = await app.request('POST', '/v1/account/calculators', { token: owner.token, body: { from: 'bmi' } });
     expect(created.status).toBe(201);
@@ -187,6 +192,16 @@ describe('DELETE /v1/account', () => {
     expect(endpoint.status).toBe(201);
     const tested = await app.request('POST', '/v1/account/results-endpoint/test', { token: owner.token });
     expect(tested.status).toBe(200);
+    // Results on for bmi, and a visitor's result: its row, its config, its month's count.
+    const results = await app.request('PUT', '/v1/widget-config/bmi', {
+      token: owner.token,
+      body: { config: { results: { enabled: true } } },
+    });
+    expect(results.status).toBe(200);
+    const submitted = await app.request('POST', '/v1/widget/submit', {
+      body: { apiKey: owner.apiKey, domain: ORIGIN, calcId: 'bmi', inputs: { weight: 80, height: 180 } },
+    });
+    expect(submitted.status).toBe(202);
     await app.flush();
     return owner;
   }

@@ -76,6 +76,24 @@ describe('calc embed', () => {
     expect(result.stderr).toBe('Error: There is no calculator "no-such-calc".\n');
   });
 
+  test('one of your own calculators: its input keys for --values; a warning until it is published', async () => {
+    expect((await calc('calculators', 'create', '--from', 'loan', '--id', 'my-loan')).exitCode).toBe(0);
+    const draft = await calc('embed', 'my-loan');
+    expect(draft.exitCode).toBe(0);
+    expect(draft.stdout).toContain(`data-calc-id="my-loan" data-api-key="${owner.apiKey}"`);
+    expect(draft.stderr).toContain('"my-loan" is not published yet');
+    expect((await calc('calculators', 'publish', 'my-loan')).exitCode).toBe(0);
+    const published = await calc('embed', 'my-loan', '--values', '{"amount": 12000}');
+    expect(published.exitCode).toBe(0);
+    expect(published.stderr).toBe('');
+    expect(published.stdout).toContain(
+      `data-calc-id="my-loan" data-api-key="${owner.apiKey}" data-values='{"amount":12000}'`,
+    );
+    const unknown = await calc('embed', 'my-loan', '--values', '{"weightKg": 80}');
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toContain('my-loan has no field "weightKg" (its keys: amount, annualRate, termYears)');
+  });
+
   test('an id that would change the URL path is refused locally: exit 1', async () => {
     for (const id of ['..', 'bmi/../account', 'BMI', 'bmi?x=1']) {
       const result = await calc('embed', id);

@@ -3,6 +3,7 @@
  * keyboard-only use, the system colour scheme, the usage page and the account page.
  */
 import { beforeAll, expect, test } from 'bun:test';
+import { roofQuote } from '../fixtures/roof-quote.ts';
 import { HOOK_TIMEOUT_MS } from '../helpers/timeouts.ts';
 import {
   dashboardContext,
@@ -49,6 +50,9 @@ beforeAll(async () => {
     body: JSON.stringify({ apiKey: owner.apiKey, domain: 'https://elsewhere.example', calcId: 'bmi' }),
   });
   expect(refused.status).toBe(403);
+  // A calculator of the owner's own, for the builder's pages.
+  const created = await suite.server.api('POST', '/v1/account/calculators', owner.token, { definition: roofQuote() });
+  expect(created.status).toBe(201);
 }, HOOK_TIMEOUT_MS);
 
 const PAGES: { path: string; title: string }[] = [
@@ -59,6 +63,9 @@ const PAGES: { path: string; title: string }[] = [
   { path: '/dashboard/usage', title: 'Usage' },
   { path: '/dashboard/account', title: 'Account' },
   { path: '/dashboard/results/endpoint', title: 'Results endpoint' },
+  { path: '/dashboard/calculators/roof-quote', title: 'Roof quote' },
+  { path: '/dashboard/calculators/roof-quote/edit', title: 'Edit Roof quote' },
+  { path: '/dashboard/results', title: 'Results' },
 ];
 
 for (const width of [1280, 375]) {

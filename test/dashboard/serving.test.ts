@@ -1,6 +1,12 @@
 /** How the dashboard is served: one app for every path, its policy, caching and size budget. */
 import { afterAll, expect, test } from 'bun:test';
-import { ASSET_PREFIX, DASHBOARD_CSP, dashboardGzipBytes } from '../../src/modules/dashboard/index.ts';
+import {
+  ASSET_PREFIX,
+  builderGzipBytes,
+  DASHBOARD_CSP,
+  dashboardGzipBytes,
+  isBuilderChunk,
+} from '../../src/modules/dashboard/index.ts';
 import { testApp } from '../helpers/test-app.ts';
 
 const app = testApp();
@@ -61,7 +67,7 @@ test('the files have content-hashed names, long-lived caching, compression and r
   expect(missing.json.error.code).toBe('not_found');
 });
 
-test('all JavaScript and CSS together, chunks loaded on demand included, stay within 60 KB gzip', async () => {
+test('all JavaScript and CSS together, chunks loaded on demand included, stay within 60 KB gzip; the builder apart', async () => {
   const html = (await app.request('GET', '/dashboard')).text;
   const paths = assetPaths(html);
   // Chunks the entry imports on demand (the chart library), by their relative names.
@@ -71,13 +77,40 @@ test('all JavaScript and CSS together, chunks loaded on demand included, stay wi
   }
   expect(paths.some((path) => path.includes('uPlot'))).toBe(true);
   let total = 0;
+  let builder = 0;
   for (const path of new Set(paths)) {
     const res = await app.handle(new Request(`http://calc.test${path}`, { headers: { 'accept-encoding': 'gzip' } }));
     expect(res.status).toBe(200);
-    total += (await res.arrayBuffer()).byteLength;
+    const bytes = (await res.arrayBuffer()).byteLength;
+    if (isBuilderChunk(path.slice(ASSET_PREFIX.length))) builder += bytes;
+    else total += bytes;
   }
   expect(total).toBe(dashboardGzipBytes);
   expect(total).toBeLessThanOrEqual(60 * 1024);
+  // The builder is a chunk of its own, loaded when its page opens.
+  expect(builder).toBe(builderGzipBytes);
+  expect(builder).toBeGreaterThan(0);
+});
+
+test('the validator and the widget renderer load with the builder only', async () => {
+  const html = (await app.request('GET', '/dashboard')).text;
+  const names = new Set<string>();
+  for (const path of assetPaths(html).filter((p) => p.endsWith('.js'))) {
+    names.add(path.slice(ASSET_PREFIX.length));
+    const entry = (await app.request('GET', path)).text;
+    for (const match of entry.matchAll(/"\.\/([\w.-]+\.js)"/g)) names.add(match[1] ?? '');
+  }
+  const builder = [...names].filter(isBuilderChunk);
+  expect(builder).toHaveLength(1);
+  for (const name of names) {
+    const text = (await app.request('GET', `${ASSET_PREFIX}${name}`)).text;
+    // A validator message, and the widget's stylesheet.
+    expect({ name, validator: text.includes('is already the key of'), widget: text.includes('all:initial') }).toEqual({
+      name,
+      validator: isBuilderChunk(name),
+      widget: isBuilderChunk(name),
+    });
+  }
 });
 
 test('the page tells the app whether sign-up is open', async () => {

@@ -104,3 +104,39 @@ describe('the definition in /openapi.json', () => {
     expect(shape(published.json)).toEqual(shape(answered(`${BASE}/{id}/publish`, 'post', '200')));
   });
 });
+
+describe('the load answer in /openapi.json', () => {
+  test("types the calculator: a template's public shape or an owner's {id, title, definition}, with the full definition", async () => {
+    const doc = await openApi();
+    /** A schema without its examples. */
+    const typed = (schema: Schema) => {
+      const { examples: _examples, ...shape } = schema;
+      return shape;
+    };
+    const definition = typed(JSON.parse(JSON.stringify(Definition)));
+    for (const [path, answer] of [
+      ['/v1/widget/load', doc.paths['/v1/widget/load'].post.responses['200']],
+      ['/v1/widget/preview', doc.paths['/v1/widget/preview'].post.responses['200']],
+    ] as const) {
+      const calculator = answer.content['application/json'].schema.properties.calculator;
+      const [template, own] = calculator.anyOf as Schema[];
+      expect({ path, required: template?.required }).toEqual({ path, required: ['id', 'title', 'definition'] });
+      // A template's other public fields are kept (an object schema, not `true`, so nothing strips them).
+      expect(template?.additionalProperties).toEqual({});
+      expect(typed(template?.properties.definition)).toEqual(definition);
+      expect(own?.additionalProperties).toBe(false);
+      expect(Object.keys(own?.properties)).toEqual(['id', 'title', 'definition']);
+      expect(typed(own?.properties.definition)).toEqual(definition);
+      expect(untyped(typed(own as Schema), 'calculator')).toEqual([]);
+      // Each example is what the routes answer: a template's and an owner's, both valid definitions.
+      expect(validateDefinition(template?.examples[0].definition)).toEqual([]);
+      expect(own?.examples[0]).toEqual({
+        id: EXAMPLE_DEFINITION.id,
+        title: EXAMPLE_DEFINITION.title,
+        definition: EXAMPLE_DEFINITION,
+      });
+    }
+    const preview = doc.paths['/v1/widget/preview'].post.requestBody.content['application/json'].schema;
+    expect(preview.properties.draft).toMatchObject({ type: 'boolean' });
+  });
+});

@@ -197,6 +197,12 @@ describe('the compiled executable', () => {
       expect(template.status).toBe(200);
       expect(template.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect(((await template.json()) as { id: string }).id).toBe('bmi');
+      // And the results form's chunk.
+      const chunkFile = /results\.[0-9a-f]{12}\.js/.exec(scriptText)?.[0];
+      const chunk = await fetch(`${first.url}/widget/chunks/${chunkFile}`);
+      expect(chunk.status).toBe(200);
+      expect(chunk.headers.get('content-type')).toContain('javascript');
+      expect(await chunk.text()).toContain('export');
       // The API reference's script is inside the executable too, plain and compressed.
       const redoc = await fetch(`${first.url}/docs/redoc.standalone.js`);
       expect(redoc.status).toBe(200);

@@ -25,6 +25,7 @@ test('calc admin migrate: everything an owner had on SQLite works through server
   const allow = { CALC_WEBHOOK_ALLOW_CIDRS: '127.0.0.2/32' };
   const events = startReceiver();
   let endpointSecret = '';
+  let resultId = '';
   try {
     // An owner on SQLite: account on Extra, a domain, a webhook with a secret header, usage.
     const lite = await startServe([calc], ['--data', data], allow);
@@ -53,6 +54,20 @@ test('calc admin migrate: everything an owner had on SQLite works through server
       const funnel = { apiKey, domain: ORIGIN, calcId: 'bmi', events: ['view', 'start'] };
       expect((await callJson(lite.url, 'POST', '/v1/widget/events', funnel)).status).toBe(204);
       expect((await callJson(lite.url, 'PUT', '/v1/account/limits', LIMITS, token)).status).toBe(200);
+      // Results on for bmi and a visitor's result (before the endpoint: no event of its own).
+      const results = { results: { enabled: true, contact: { email: 'required' }, consentText: 'OK' } };
+      expect((await callJson(lite.url, 'PUT', '/v1/widget-config/bmi', { config: results }, token)).status).toBe(200);
+      const submit = await callJson(lite.url, 'POST', '/v1/widget/submit', {
+        apiKey,
+        domain: ORIGIN,
+        calcId: 'bmi',
+        inputs: { weight: 176, height: 70 },
+        units: 'imperial',
+        contact: { email: 'jo@example.net' },
+        consent: true,
+      });
+      expect(submit.status).toBe(202);
+      resultId = submit.json.id;
       // A results endpoint with its sealed secret, a delivered event and its log entry.
       const endpoint = await callJson(lite.url, 'PUT', '/v1/account/results-endpoint', { url: events.url() }, token);
       endpointSecret = endpoint.json.secret;
@@ -79,6 +94,9 @@ test('calc admin migrate: everything an owner had on SQLite works through server
       results_endpoints: 1,
       delivery_events: 1,
       delivery_attempts: 1,
+      results: 1,
+      results_configs: 1,
+      results_monthly: 1,
     });
     // Progress per table on standard error, never on the JSON output.
     for (const table of Object.keys(summary.tables)) expect(migrated.stderr).toContain(`${table}: `);
@@ -112,6 +130,10 @@ test('calc admin migrate: everything an owner had on SQLite works through server
       const load = await callJson(server.url, 'POST', '/v1/widget/load', { apiKey, domain: ORIGIN, calcId: 'bmi' });
       expect(load.status).toBe(200);
       expect(load.json.values).toEqual({ weight: 154 });
+      // The results config and the stored result came across.
+      expect(load.json.results.contact).toEqual({ email: 'required', name: 'off' });
+      const result = await callJson(server.url, 'GET', `/v1/results/${resultId}`, undefined, token);
+      expect(result.json.result).toMatchObject({ units: 'imperial', contact: { email: 'jo@example.net' } });
       // The header decrypts with the same key on PostgreSQL: the shop receives it.
       expect(shop.hits).toBe(before + 1);
       expect(shop.requests.at(-1)?.headers['x-shop-token']).toBe(HEADER_VALUE);

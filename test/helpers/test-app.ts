@@ -3,7 +3,7 @@ import { createApp, type AppOptions } from '../../src/app.ts';
 import { loadServerConfig, type ServeFlags } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDir } from './temp-dir.ts';
-import { testDatabase } from './test-database.ts';
+import { type TestDatabase, testDatabase } from './test-database.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-0123456789';
 const TEST_HEADER_KEY = new Uint8Array(32).fill(7);
@@ -14,6 +14,8 @@ export interface TestAppOptions {
   now?: () => Date;
   resolve?: AppOptions['resolve'];
   webhookTimeoutMs?: number;
+  /** Another server on this app's database (its own data directory and caches); dispose it first. */
+  sameDatabaseAs?: { connectAgain(): TestDatabase };
 }
 
 /** One `msg: "request"` line of the access log. */
@@ -34,7 +36,7 @@ interface RequestLine {
 export function testApp(options: TestAppOptions = {}) {
   const dir = tempDir();
   const config = loadServerConfig({ data: join(dir.path, 'data'), ...options.flags }, { ...options.env });
-  const store = testDatabase(config.dataDir);
+  const store = options.sameDatabaseAs?.connectAgain() ?? testDatabase(config.dataDir);
   const database = store.backend;
   const logs: string[] = [];
   const built = createApp({
@@ -121,6 +123,7 @@ export function testApp(options: TestAppOptions = {}) {
     tables: store.tables,
     count,
     breakConnection: store.breakConnection,
+    connectAgain: store.connectAgain,
     [Symbol.dispose]() {
       // Takes no new delivery attempt: the database is about to close.
       void built.delivery.stop(0);

@@ -66,10 +66,15 @@ export interface TestDatabase {
    * so that work does not fail for the closing, while a failure of its own still surfaces.
    */
   close(inFlight?: Promise<unknown>): void;
+  /** Another connection to the same database, as another server sharing it has; closing it keeps the database. */
+  connectAgain(): TestDatabase;
 }
 
-/** A fresh, migrated database of the selected dialect; SQLite lives in `dataDir`. */
-export function testDatabase(dataDir: string): TestDatabase {
+/**
+ * A fresh, migrated database of the selected dialect; SQLite lives in `dataDir`. With
+ * `sharedUrl`, a second connection to that PostgreSQL database instead (`connectAgain`).
+ */
+export function testDatabase(dataDir: string, sharedUrl?: string): TestDatabase {
   if (!template) {
     const database = openDatabase(dataDir);
     return {
@@ -91,15 +96,20 @@ export function testDatabase(dataDir: string): TestDatabase {
         })),
       breakConnection: () => database.sqlite.close(),
       close: () => database.close(),
+      connectAgain: () => testDatabase(dataDir),
     };
   }
-  const url = template.cluster.createDatabase(template.name);
+  const url = sharedUrl ?? template.cluster.createDatabase(template.name);
   const database = connectPostgres(url);
   const client = database.db.$client;
   let closed = false;
   const close = (inFlight: Promise<unknown> = Promise.resolve()) => {
     if (closed) return;
     closed = true;
+    if (sharedUrl !== undefined) {
+      void inFlight.finally(() => database.close().catch(() => {}));
+      return;
+    }
     template.dropLater(
       url,
       inFlight.finally(() => database.close().catch(() => {})),
@@ -130,5 +140,6 @@ export function testDatabase(dataDir: string): TestDatabase {
     },
     breakConnection,
     close,
+    connectAgain: () => testDatabase(dataDir, url),
   };
 }

@@ -11,6 +11,7 @@ import { languagePackSizes } from '../../src/modules/widget-script/index.ts';
 import { PACKS_DIR } from '../../widget/build/packs.ts';
 import { translatableTexts } from '../../widget/build/texts.ts';
 import { translator } from '../../widget/src/i18n.ts';
+import { TEXTS as RESULTS_TEXTS } from '../../widget/src/results.ts';
 import { TEXTS } from '../../widget/src/texts.ts';
 import { testApp } from '../helpers/test-app.ts';
 
@@ -29,9 +30,11 @@ describe('language packs', () => {
     expect([...packs.keys()].sort()).toEqual(LANGUAGES);
   });
 
-  test('the texts to translate include every widget text and each calculator title, label, unit and band', () => {
+  test("the texts to translate include every widget text (the results form's too) and each calculator title, label, unit and band", () => {
     for (const text of [
       ...Object.values(TEXTS),
+      // The results form's, loaded as a chunk of its own.
+      ...Object.values(RESULTS_TEXTS),
       'Body Mass Index (BMI)',
       'Normal weight',
       'Obesity class III',

@@ -6,9 +6,10 @@
  * texts in the page's language and always as text; a definition it cannot show, or a refused
  * load, gives "calculator unavailable".
  *
- * Owners' calculators are not stored by the server yet: the load answer comes from a real
- * HTTP server on 127.0.0.1 that answers POST /v1/widget/load as the API does, and passes the
- * script and its language packs through from the real API.
+ * The load answer comes from a real HTTP server on 127.0.0.1 that answers POST
+ * /v1/widget/load as the API does, and passes the script and its language packs through from
+ * the real API: so a test can hold an answer back, or send a definition the API would refuse.
+ * owner-calculator.test.ts embeds a calculator created and published through the real API.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Definition, Input } from '../../src/definition/types.ts';

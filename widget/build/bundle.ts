@@ -1,6 +1,7 @@
 /**
  * Bundles the embed script: widget/src/index.ts → one minified browser IIFE; the language
- * packs (widget/i18n/*.json) and the catalogue's templates → minified JSON under
+ * packs (widget/i18n/*.json) and the catalogue's templates → minified JSON, and the parts
+ * only some widgets need (widget/src/chunks.ts) → minified ES modules, all under
  * content-hashed names, which the script knows. Run as a subprocess by the server's
  * bundle macro (Bun.build cannot run inside a macro) with `--json`, and by
  * `bun widget/build/bundle.ts > widget.js` by hand.
@@ -58,9 +59,39 @@ export function readTemplateFiles(): TemplateFile[] {
   });
 }
 
+/** A part of the script that only some widgets need: an ES module the script imports when one does. */
+export interface ChunkFile {
+  name: string;
+  /** `<name>.<hash>.js`. */
+  file: string;
+  text: string;
+}
+
+/** The chunks by name, each the module its source file exports. */
+const CHUNKS = { results: 'results.ts' } as const;
+
+async function buildChunks(): Promise<ChunkFile[]> {
+  return Promise.all(
+    Object.entries(CHUNKS).map(async ([name, source]) => {
+      const result = await Bun.build({
+        entrypoints: [join(root, 'widget', 'src', source)],
+        target: 'browser',
+        format: 'esm',
+        minify: true,
+        sourcemap: 'none',
+      });
+      const [output] = result.outputs;
+      if (!result.success || !output) throw new AggregateError(result.logs, `widget chunk ${name} failed`);
+      const text = await output.text();
+      return { name, file: `${name}.${hashOf(text)}.js`, text };
+    }),
+  );
+}
+
 export async function bundleWidget(
   packs: LanguagePack[] = readPacks(),
   templateFiles: TemplateFile[] = readTemplateFiles(),
+  chunks?: ChunkFile[],
 ): Promise<string> {
   const result = await Bun.build({
     entrypoints: [join(root, 'widget', 'src', 'index.ts')],
@@ -71,6 +102,7 @@ export async function bundleWidget(
     define: {
       CALC_LANGUAGE_PACKS: JSON.stringify(Object.fromEntries(packs.map((pack) => [pack.language, pack.file]))),
       CALC_TEMPLATES: JSON.stringify(Object.fromEntries(templateFiles.map((template) => [template.id, template.file]))),
+      CALC_CHUNKS: JSON.stringify(Object.fromEntries((chunks ?? (await buildChunks())).map((c) => [c.name, c.file]))),
     },
   });
   if (!result.success) throw new AggregateError(result.logs, 'widget bundle failed');
@@ -79,21 +111,30 @@ export async function bundleWidget(
   return output.text();
 }
 
-/** What the server serves: the script, and the packs and templates by file name, each precompressed. */
+/** What the server serves: the script, and the packs, templates and chunks by file name, each precompressed. */
 export interface WidgetBundle {
   script: BuiltFile;
   packs: Record<string, BuiltFile>;
   templates: Record<string, BuiltFile>;
+  chunks: Record<string, BuiltFile>;
 }
 
-const byFile = async (files: HashedFile[]): Promise<Record<string, BuiltFile>> =>
-  Object.fromEntries(await Promise.all(files.map(async ({ file, json }) => [file, await compressed(json)] as const)));
+const byFile = async (files: { file: string; text: string }[]): Promise<Record<string, BuiltFile>> =>
+  Object.fromEntries(await Promise.all(files.map(async ({ file, text }) => [file, await compressed(text)] as const)));
+
+const asText = (files: HashedFile[]) => files.map(({ file, json }) => ({ file, text: json }));
 
 async function builtBundle(): Promise<WidgetBundle> {
   const packs = readPacks();
   const templateFiles = readTemplateFiles();
-  const script = await compressed(await bundleWidget(packs, templateFiles));
-  return { script, packs: await byFile(packs), templates: await byFile(templateFiles) };
+  const chunks = await buildChunks();
+  const script = await compressed(await bundleWidget(packs, templateFiles, chunks));
+  return {
+    script,
+    packs: await byFile(asText(packs)),
+    templates: await byFile(asText(templateFiles)),
+    chunks: await byFile(chunks),
+  };
 }
 
 if (import.meta.main) {

@@ -1,5 +1,6 @@
 /**
- * Every English text a visitor can see: the widget's own (texts.ts) and, for each
+ * Every English text a visitor can see: the widget's own (texts.ts, and the results
+ * form's in results.ts) and, for each
  * catalogue template, its title, the shown inputs' labels, units, visitor help and
  * options, and the outputs' labels, units and band names. These are the keys each
  * language pack must translate; the bundle keeps only these keys of a pack. (An owner's
@@ -10,6 +11,7 @@ import type { PerSystem } from '../../src/definition/systems.ts';
 import { textIn } from '../../src/definition/text.ts';
 import type { Text } from '../../src/definition/types.ts';
 import { displayedFields, visitorHelp } from '../src/form-model.ts';
+import { TEXTS as RESULTS_TEXTS } from '../src/results.ts';
 import { TEXTS } from '../src/texts.ts';
 
 const english = (text: Text): string => textIn(text, 'en');
@@ -22,7 +24,7 @@ function unitTexts(unit: PerSystem<Text> | undefined): string[] {
 }
 
 export function translatableTexts(): string[] {
-  const texts = new Set<string>(Object.values(TEXTS));
+  const texts = new Set<string>([...Object.values(TEXTS), ...Object.values(RESULTS_TEXTS)]);
   for (const { definition } of templates) {
     texts.add(english(definition.title));
     for (const field of displayedFields(definition)) {

@@ -5,33 +5,33 @@
  * load answer, and without its file when the file fails. Any other id (an owner's
  * calculator) renders from the load answer, with a loading note meanwhile. Either waits for
  * its language pack when the locale needs one. Then the answer's pre-fill applies (never
- * over a touched field); on any failure, a quiet "unavailable" note replaces everything.
+ * over a touched field), and the offer to send the result (a chunk of its own) when the
+ * owner asks for it; on any failure, a quiet "unavailable" note replaces everything.
  */
 import { textIn } from '../../src/definition/text.ts';
-import type { Definition, Text, UnitSystem } from '../../src/definition/types.ts';
-import { primaryOutput } from '../../src/definition/view.ts';
+import type { Definition, Text } from '../../src/definition/types.ts';
 import { templateUrl } from './catalogue.ts';
 import { emit } from './events.ts';
 import { createFormatter, type Say } from './format.ts';
-import { createFunnel, type Funnel } from './funnel.ts';
 import {
   applyPrefill,
   computeResult,
   createFormModel,
   currentValues,
-  stateOf,
-  switchSystem,
   valueSources,
   type FormModel,
 } from './form-model.ts';
+import { createFunnel } from './funnel.ts';
 import { fetchPack, packInMemory, textLanguage, translator, type Pack } from './i18n.ts';
-import { parseDecimal } from './locale.ts';
-import { readOptions, readRequest, type MountOptions, type WidgetOptions } from './options.ts';
+import { recompute, wireInput } from './interaction.ts';
+import { readOptions, readRequest, type MountOptions } from './options.ts';
 import { createView, noteRoot, type Look, type View } from './render.ts';
 import { fetchFile, fileInMemory } from './static-file.ts';
 import { adoptStyles } from './styles.ts';
 import { pageTheme } from './theme.ts';
-import { isRecord, loadCalculator, type LoadOutcome } from './transport.ts';
+import { loadResultsChunk } from './chunks.ts';
+import type { Sent } from './results.ts';
+import { isRecord, loadCalculator, submitResult, type LoadOutcome } from './transport.ts';
 
 export interface Instance {
   destroy(): void;
@@ -114,6 +114,34 @@ export function createInstance(
       }
       view.writeVisibility();
       if (changed.length > 0) recompute(host, model, view, options);
+      if (outcome.results) {
+        // Sent with what the load sent (key, calculator, domain, visitor context) and what is shown now.
+        const send = (sent: Sent) =>
+          submitResult(
+            apiOrigin,
+            {
+              apiKey,
+              calcId,
+              domain: location.origin,
+              context,
+              inputs: currentValues(model),
+              units: model.system,
+              locale: look.language,
+              page: location.href,
+              sources: valueSources(model),
+              ...sent,
+            },
+            signal,
+          );
+        const complete = () => computeResult(model) !== null;
+        const config = outcome.results;
+        void loadResultsChunk(apiOrigin).then((chunk) => {
+          if (signal.aborted) return;
+          if (!chunk) return console.warn(`[calc] calculator "${options.calcId}": results form unavailable`);
+          adoptStyles(shadow, options.nonce, chunk.css);
+          view.root.append(chunk.resultsForm(doc, host, look, config, complete, send, signal));
+        });
+      }
       emit(host, 'calc:ready', { calcId: options.calcId, sources: valueSources(model), values: currentValues(model) });
       funnel?.loaded();
     };
@@ -161,71 +189,4 @@ function watchPageTheme(doc: Document, root: HTMLElement, signal: AbortSignal): 
   observer.observe(doc.documentElement, { attributes: true });
   if (doc.head) observer.observe(doc.head, { attributes: true, childList: true, subtree: true });
   signal.addEventListener('abort', () => observer.disconnect());
-}
-
-function recompute(host: HTMLElement, model: FormModel, view: View, options: WidgetOptions) {
-  const result = computeResult(model);
-  view.writeResult(result);
-  emit(host, 'calc:result', { calcId: options.calcId, units: model.system, values: currentValues(model), result });
-  return result;
-}
-
-function wireInput(
-  host: HTMLElement,
-  model: FormModel,
-  view: View,
-  options: WidgetOptions,
-  signal: AbortSignal,
-  funnel: Funnel | undefined,
-): void {
-  const main = primaryOutput(model.definition).key;
-  const changed = (key: string, value: number | string | boolean | null) => {
-    const result = recompute(host, model, view, options);
-    emit(host, 'calc:change', { calcId: options.calcId, key, value, values: currentValues(model) });
-    return result;
-  };
-
-  view.form.addEventListener(
-    'input',
-    (event) => {
-      const target = event.target;
-      if (!(target instanceof HTMLInputElement || target instanceof HTMLSelectElement)) return;
-      const state = target.dataset.key === undefined ? undefined : stateOf(model, target.dataset.key);
-      if (!state) return;
-      state.touched = true;
-      const kind = state.field.kind;
-      state.value =
-        kind === 'select'
-          ? target.value
-          : kind === 'toggle'
-            ? (target as HTMLInputElement).checked
-            : parseDecimal(target.value);
-      view.writeValidity(state.field.key, 'typing');
-      view.writeVisibility();
-      const result = changed(state.field.key, state.value);
-      // Only the visitor's own change starts the funnel: not pre-fill, not a page script.
-      funnel?.changed(event.isTrusted, typeof result?.[main] === 'number');
-    },
-    { signal },
-  );
-
-  view.form.addEventListener(
-    'change',
-    (event) => {
-      const target = event.target;
-      if (!(target instanceof HTMLInputElement)) return;
-      if (target.type === 'radio') {
-        switchSystem(model, target.value as UnitSystem);
-        view.writeSystem();
-        changed('units', model.system);
-      } else if (target.dataset.key !== undefined) {
-        // Leaving a field (or Enter) is when an out-of-range value gets its message.
-        view.writeValidity(target.dataset.key, 'commit');
-      }
-    },
-    { signal },
-  );
-
-  // Enter in a field must not submit (and reload) anything.
-  view.form.addEventListener('submit', (event) => event.preventDefault(), { signal });
 }

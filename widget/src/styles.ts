@@ -53,7 +53,8 @@ dd{margin:0;display:flex;flex-wrap:wrap;align-items:center;gap:4px 12px;font-wei
 @media (prefers-reduced-motion:reduce){*{transition:none!important;animation:none!important}}`,
 };
 
-const sheets = new WeakMap<Document, CSSStyleSheet>();
+// Per document, one sheet per text: the widget's own, and the results chunk's.
+const sheets = new WeakMap<Document, Map<string, CSSStyleSheet>>();
 
 function supportsAdoptedSheets(root: ShadowRoot): boolean {
   return (
@@ -61,17 +62,22 @@ function supportsAdoptedSheets(root: ShadowRoot): boolean {
   );
 }
 
-/** Styles a shadow root: one shared constructable sheet per document, else a `<style nonce>`. */
-export function adoptStyles(root: ShadowRoot, nonce: string | undefined): void {
+/**
+ * Styles a shadow root with `css` (the widget's own unless given): one shared constructable
+ * sheet per document and text, else a `<style nonce>`.
+ */
+export function adoptStyles(root: ShadowRoot, nonce: string | undefined, css = STYLE.css): void {
   const doc = root.ownerDocument;
   if (supportsAdoptedSheets(root)) {
-    let sheet = sheets.get(doc);
+    const byText = sheets.get(doc) ?? new Map<string, CSSStyleSheet>();
+    sheets.set(doc, byText);
+    let sheet = byText.get(css);
     if (!sheet) {
       // The sheet must come from the document's own window (it may be an iframe's).
       const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
       sheet = new Sheet();
-      sheet.replaceSync(STYLE.css);
-      sheets.set(doc, sheet);
+      sheet.replaceSync(css);
+      byText.set(css, sheet);
     }
     if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
     return;
@@ -79,6 +85,6 @@ export function adoptStyles(root: ShadowRoot, nonce: string | undefined): void {
   // Old browsers: an inline <style>, which a strict style-src allows only with its nonce.
   const style = doc.createElement('style');
   if (nonce) style.nonce = nonce;
-  style.textContent = STYLE.css;
+  style.textContent = css;
   root.prepend(style);
 }

@@ -1,13 +1,17 @@
 /**
- * The one API call a widget makes: POST /v1/widget/load at the script's own origin, as
- * a CORS simple request (text/plain body, no credentials) so no preflight is needed.
- * It never rejects: every failure becomes an error code.
+ * The API calls a widget makes: POST /v1/widget/load, and /v1/widget/submit when the visitor
+ * sends their result, at the script's own origin, as CORS simple requests (text/plain body,
+ * no credentials) so no preflight is needed. They never reject: every failure becomes an
+ * error code.
  */
 import type { InputValues } from '../../src/definition/types.ts';
 
-/** A successful load: the pre-filled values, and the calculator's definition as the server sent it (unchecked). */
+/**
+ * A successful load: the pre-filled values, the calculator's definition as the server sent
+ * it (unchecked), and its results config when the owner asks visitors for their result.
+ */
 export type LoadOutcome =
-  | { ok: true; values: InputValues; definition: unknown }
+  | { ok: true; values: InputValues; definition: unknown; results?: Record<string, unknown> }
   | { ok: false; code: string; message: string };
 
 export interface LoadRequest {
@@ -18,7 +22,7 @@ export interface LoadRequest {
 }
 
 // The server waits up to 5 s for a webhook; past this the API itself is in trouble.
-const LOAD_TIMEOUT_MS = 15_000;
+const TIMEOUT_MS = 15_000;
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -43,20 +47,19 @@ function errorOf(answer: unknown, status: number): { code: string; message: stri
   return { code: `http_${status}`, message: `The API answered ${status}.` };
 }
 
-export async function loadCalculator(
-  apiOrigin: string,
-  request: LoadRequest,
-  signal: AbortSignal,
-): Promise<LoadOutcome> {
+type Answer = { ok: true; answer: unknown } | { ok: false; code: string; message: string };
+
+/** POSTs `body` to `path` at the API; never rejects: every failure becomes an error code. */
+async function call(apiOrigin: string, path: string, body: object, signal: AbortSignal): Promise<Answer> {
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), LOAD_TIMEOUT_MS);
+  const timer = setTimeout(() => timeout.abort(), TIMEOUT_MS);
   const abort = () => timeout.abort();
   signal.addEventListener('abort', abort);
   try {
-    const response = await fetch(`${apiOrigin}/v1/widget/load`, {
+    const response = await fetch(`${apiOrigin}${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'text/plain' },
-      body: JSON.stringify(request),
+      body: JSON.stringify(body),
       credentials: 'omit',
       mode: 'cors',
       signal: timeout.signal,
@@ -67,21 +70,40 @@ export async function loadCalculator(
     } catch {
       answer = undefined;
     }
-    if (!response.ok) return { ok: false, ...errorOf(answer, response.status) };
-    if (!isRecord(answer)) return { ok: false, code: 'bad_response', message: 'The API answer is not JSON.' };
-    const calculator = answer.calculator;
-    return {
-      ok: true,
-      values: toInputValues(answer.values),
-      definition: isRecord(calculator) && calculator.definition,
-    };
+    return response.ok ? { ok: true, answer } : { ok: false, ...errorOf(answer, response.status) };
   } catch (error) {
     if (signal.aborted) return { ok: false, code: 'aborted', message: 'The widget was destroyed.' };
     if (timeout.signal.aborted)
-      return { ok: false, code: 'timeout', message: `No answer from ${apiOrigin} within ${LOAD_TIMEOUT_MS / 1000} s.` };
+      return { ok: false, code: 'timeout', message: `No answer from ${apiOrigin} within ${TIMEOUT_MS / 1000} s.` };
     return { ok: false, code: 'network_error', message: error instanceof Error ? error.message : String(error) };
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', abort);
   }
+}
+
+export async function loadCalculator(
+  apiOrigin: string,
+  request: LoadRequest,
+  signal: AbortSignal,
+): Promise<LoadOutcome> {
+  const outcome = await call(apiOrigin, '/v1/widget/load', request, signal);
+  if (!outcome.ok) return outcome;
+  const { answer } = outcome;
+  if (!isRecord(answer)) return { ok: false, code: 'bad_response', message: 'The API answer is not JSON.' };
+  const calculator = answer.calculator;
+  return {
+    ok: true,
+    values: toInputValues(answer.values),
+    definition: isRecord(calculator) && calculator.definition,
+    results: isRecord(answer.results) ? answer.results : undefined,
+  };
+}
+
+/** POST /v1/widget/submit (docs/results.md): true once the server stored the result; a refusal is warned. */
+export async function submitResult(apiOrigin: string, body: object, signal: AbortSignal): Promise<boolean> {
+  const outcome = await call(apiOrigin, '/v1/widget/submit', body, signal);
+  if (!outcome.ok)
+    console.warn(`[calc] result not sent: ${outcome.code}${outcome.message ? ` (${outcome.message})` : ''}`);
+  return outcome.ok;
 }

@@ -8,6 +8,7 @@ const NAV = [
   { href: `${BASE}/domains`, label: 'Domains' },
   { href: `${BASE}/calculators`, label: 'Calculators' },
   { href: `${BASE}/usage`, label: 'Usage' },
+  { href: `${BASE}/results`, label: 'Results' },
   { href: `${BASE}/account`, label: 'Account' },
 ];
 

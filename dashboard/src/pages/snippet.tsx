@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { Notice, type NoticeState } from '../components/notice.tsx';
-import type { CatalogueCalculator } from '../../../src/calculators/index.ts';
+import { perSystem } from '../../../src/definition/systems.ts';
+import { textIn } from '../../../src/definition/text.ts';
+import type { Definition } from '../../../src/definition/types.ts';
 
 export interface SnippetOptions {
   theme: 'light' | 'dark' | 'auto';
@@ -38,19 +40,29 @@ function snippetFor(publicUrl: string, apiKey: string, calcId: string, options: 
   return `<script src="${escapeAttribute(publicUrl)}/widget.js" async></script>\n<div ${attributes.join(' ')}></div>`;
 }
 
-const usesCurrency = (calculator: CatalogueCalculator): boolean =>
-  [...calculator.fields, ...calculator.results].some((item) => 'unit' in item && item.unit === 'currency');
+/** Whether an input or a result is an amount of money (the `currency` unit, or the currency format). */
+const usesCurrency = (definition: Definition): boolean =>
+  definition.outputs.some((output) => output.format?.style === 'currency') ||
+  definition.inputs.some(
+    (input) =>
+      input.kind === 'number' &&
+      input.unit !== undefined &&
+      (['metric', 'imperial'] as const).some(
+        (system) => textIn(perSystem(input.unit ?? '', system), 'en') === 'currency',
+      ),
+  );
 
 export function SnippetBuilder(props: {
-  calculator: CatalogueCalculator;
+  calcId: string;
+  definition: Definition;
   publicUrl: string;
   apiKey: string;
   options: SnippetOptions;
   onChange: (options: SnippetOptions) => void;
 }) {
-  const { calculator, options, onChange } = props;
+  const { definition, options, onChange } = props;
   const [notice, setNotice] = useState<NoticeState | null>(null);
-  const snippet = snippetFor(props.publicUrl, props.apiKey, calculator.id, options);
+  const snippet = snippetFor(props.publicUrl, props.apiKey, props.calcId, options);
   return (
     <section aria-labelledby="snippet-heading" class="card">
       <h2 id="snippet-heading">Embed snippet</h2>
@@ -66,7 +78,7 @@ export function SnippetBuilder(props: {
             <option value="auto">Auto (follows the visitor)</option>
           </select>
         </label>
-        {calculator.unitSystems.length > 1 && (
+        {(definition.unitSystems?.length ?? 1) > 1 && (
           <label>
             Units
             <select
@@ -95,7 +107,7 @@ export function SnippetBuilder(props: {
             ))}
           </select>
         </label>
-        {usesCurrency(calculator) && (
+        {usesCurrency(definition) && (
           <label>
             Currency
             <input

@@ -25,6 +25,9 @@ const TABLES: readonly [SQLiteTable, PgTable][] = [
   [lite.resultsEndpoints, pg.resultsEndpoints],
   [lite.deliveryEvents, pg.deliveryEvents],
   [lite.deliveryAttempts, pg.deliveryAttempts],
+  [lite.resultsConfigs, pg.resultsConfigs],
+  [lite.results, pg.results],
+  [lite.resultsMonthly, pg.resultsMonthly],
   [lite.funnelDaily, pg.funnelDaily],
 ];
 

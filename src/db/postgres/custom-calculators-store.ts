@@ -7,7 +7,7 @@ import {
   statusColumn,
 } from '../custom-calculators-store.ts';
 import type { PgDb } from './client.ts';
-import { customCalculators as c, customCalculatorVersions as v } from './schema.ts';
+import { customCalculators as c, customCalculatorVersions as v, widgetConfigs } from './schema.ts';
 
 /** The advisory lock (with the account's hash) that serialises one account's creations: "cclc". */
 const CREATE_LOCK = 0x63636c63;
@@ -99,8 +99,18 @@ export function createPgCustomCalculatorsStore(db: PgDb, client: SQL = db.$clien
           .where(and(eq(v.accountId, accountId), eq(v.calculatorId, id), eq(v.version, version)))
       )[0]?.definition,
 
-    delete: async (accountId, id) =>
-      (await db.delete(c).where(which(accountId, id)).returning({ id: c.id })).length === 1,
+    delete: (accountId, id) =>
+      db.transaction(async (tx) => {
+        const deleted = (await tx.delete(c).where(which(accountId, id)).returning({ id: c.id })).length === 1;
+        if (deleted)
+          await tx
+            .delete(widgetConfigs)
+            .where(and(eq(widgetConfigs.accountId, accountId), eq(widgetConfigs.calcId, id)));
+        return deleted;
+      }),
+
+    ids: async (accountId) =>
+      (await db.select({ id: c.id }).from(c).where(eq(c.accountId, accountId))).map((row) => row.id),
 
     // Straight through Bun's client, as the accounts store's widget lookup: prepared once
     // per connection, no drizzle layers on the load path.

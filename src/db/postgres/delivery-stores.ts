@@ -108,6 +108,15 @@ export function createPgDeliveryStore(db: PgDb): DeliveryStore {
       ORDER BY e.next_attempt_at LIMIT $4
       FOR UPDATE OF e SKIP LOCKED)
     RETURNING ${EVENT_COLUMNS}`;
+  const claimForAccount = `UPDATE delivery_events SET lease_owner = $4, lease_until = $3
+    WHERE id IN (
+      SELECT e.id FROM delivery_events e JOIN results_endpoints r ON r.account_id = e.account_id
+      WHERE e.account_id = $1 AND e.status = 'pending' AND e.next_attempt_at <= $2
+        AND (e.lease_until IS NULL OR e.lease_until <= $2)
+        AND r.disabled_reason IS NULL
+      ORDER BY e.next_attempt_at LIMIT $5
+      FOR UPDATE OF e SKIP LOCKED)
+    RETURNING ${EVENT_COLUMNS}`;
   const claimById = `UPDATE delivery_events SET lease_owner = $4, lease_until = $3
     WHERE id = (SELECT id FROM delivery_events WHERE id = $1 AND status = 'pending'
       AND (lease_until IS NULL OR lease_until <= $2) FOR UPDATE SKIP LOCKED)
@@ -125,6 +134,16 @@ export function createPgDeliveryStore(db: PgDb): DeliveryStore {
           request.owner,
           request.limit,
           [...request.skipAccounts],
+        ])) as Record<string, unknown>[]
+      ).map(eventOf),
+    claimFor: async (accountId, request) =>
+      (
+        (await client.unsafe(claimForAccount, [
+          accountId,
+          request.now,
+          request.leaseUntil,
+          request.owner,
+          request.limit,
         ])) as Record<string, unknown>[]
       ).map(eventOf),
     claimOne: async (id, request) => {

@@ -27,6 +27,7 @@ export const accounts = pgTable(
     loadsPerDayPerDomain: integer('loads_per_day_per_domain'),
     pullsPerSecond: integer('pulls_per_second'),
     registerDomain: integer('register_domain').notNull().default(1),
+    resultsVersion: integer('results_version').notNull().default(0),
   },
   (table) => [
     uniqueIndex('accounts_email_unique').on(table.email),
@@ -260,6 +261,8 @@ export const deliveryEvents = pgTable(
   (table) => [
     index('delivery_events_due_idx').on(table.status, table.nextAttemptAt),
     index('delivery_events_account_idx').on(table.accountId, table.createdAt),
+    // One endpoint's due events, claimed after each of its attempts.
+    index('delivery_events_account_due_idx').on(table.accountId, table.status, table.nextAttemptAt),
   ],
 );
 
@@ -281,4 +284,57 @@ export const deliveryAttempts = pgTable(
     primaryKey({ columns: [table.eventId, table.attempt] }),
     index('delivery_attempts_account_idx').on(table.accountId, table.at),
   ],
+);
+
+export const resultsConfigs = pgTable(
+  'results_configs',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    calcId: text('calc_id').notNull(),
+    config: text('config').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.calcId] })],
+);
+
+export const results = pgTable(
+  'results',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    calcId: text('calc_id').notNull(),
+    domain: text('domain').notNull(),
+    createdAt: text('created_at').notNull(),
+    units: text('units').notNull(),
+    inputs: text('inputs').notNull(),
+    outputs: text('outputs').notNull(),
+    contactEmail: text('contact_email'),
+    contactName: text('contact_name'),
+    visitor: text('visitor'),
+    page: text('page'),
+    utm: text('utm'),
+    prefill: text('prefill'),
+    consent: text('consent'),
+    eventId: text('event_id'),
+  },
+  (table) => [
+    index('results_account_created_idx').on(table.accountId, table.createdAt, table.id),
+    index('results_created_idx').on(table.createdAt),
+  ],
+);
+
+export const resultsMonthly = pgTable(
+  'results_monthly',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    period: text('period').notNull(),
+    submissions: integer('submissions').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.period] })],
 );

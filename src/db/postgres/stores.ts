@@ -1,6 +1,7 @@
 import { and, asc, between, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../accounts-store.ts';
 import { selectList } from '../columns.ts';
+import { publishedStampSql } from '../custom-calculators-store.ts';
 import type { DomainsStore } from '../domains-store.ts';
 import type { SigningSecretsStore } from '../signing-secrets-store.ts';
 import { DAILY_DELTAS, type UsageDeltas, type UsageStore } from '../usage-store.ts';
@@ -58,6 +59,16 @@ function lookupOf([raw]: (RawAccount & { domainStatus?: WidgetLookup['domainStat
   return { account: accountOf(account), domainStatus: domainStatus ?? undefined };
 }
 
+/** The lookup of a page loading an owner's calculator: with the calculator's published stamp. */
+function lookupWithCalculatorOf([raw]: (RawAccount & {
+  domainStatus?: WidgetLookup['domainStatus'] | null;
+  published: string | null;
+})[]): WidgetLookup | undefined {
+  if (!raw) return undefined;
+  const { domainStatus, published, ...account } = raw;
+  return { account: accountOf(account), domainStatus: domainStatus ?? undefined, calculatorToken: published };
+}
+
 /** `client` is the pool the widget's key lookups run on (`OpenPostgres.widget`). */
 export function createPgAccountsStore(db: PgDb, client: SQL = db.$client): AccountsStore {
   // Behind every widget call, so straight through Bun's client: drizzle's execute adds
@@ -67,16 +78,21 @@ export function createPgAccountsStore(db: PgDb, client: SQL = db.$client): Accou
   // Every widget call: the key's account and its best matching domain status in one query;
   // the candidate origins arrive as one text[], so one prepared query serves any count.
   // A pending request made at or before $3 has expired and counts as absent.
-  const forWidget = `SELECT ${ACCOUNT_COLUMNS},
-      (SELECT CASE WHEN bool_or(d.status = 'active') THEN 'active' WHEN bool_or(d.created_at > $3) THEN 'pending' END
-         FROM domains d WHERE d.account_id = accounts.id AND d.origin = ANY($2::text[])) AS "domainStatus"
+  const domainStatus = `(SELECT CASE WHEN bool_or(d.status = 'active') THEN 'active' WHEN bool_or(d.created_at > $3) THEN 'pending' END
+         FROM domains d WHERE d.account_id = accounts.id AND d.origin = ANY($2::text[])) AS "domainStatus"`;
+  const forWidget = `SELECT ${ACCOUNT_COLUMNS}, ${domainStatus} FROM accounts WHERE api_key = $1`;
+  // The same for a page loading an owner's calculator, with its published stamp (its
+  // `calculatorToken`): one round trip, where a read of its own would be a second.
+  const forWidgetCalculator = `SELECT ${ACCOUNT_COLUMNS}, ${domainStatus}, ${publishedStampSql('$4')} AS "published"
     FROM accounts WHERE api_key = $1`;
   return {
     findByApiKey: (apiKey) =>
       client.unsafe(byApiKey, [apiKey]).then(([raw]: RawAccount[]) => (raw ? accountOf(raw) : undefined)),
     // No async wrapper: each one is another promise and tick on every load.
-    widgetLookup: (apiKey, origins, pendingExpiredAt) =>
-      client.unsafe(forWidget, [apiKey, origins, pendingExpiredAt]).then(lookupOf),
+    widgetLookup: (apiKey, origins, pendingExpiredAt, calcId) =>
+      calcId === undefined
+        ? client.unsafe(forWidget, [apiKey, origins, pendingExpiredAt]).then(lookupOf)
+        : client.unsafe(forWidgetCalculator, [apiKey, origins, pendingExpiredAt, calcId]).then(lookupWithCalculatorOf),
     findById: async (id) => (await db.select().from(accounts).where(eq(accounts.id, id)))[0],
     findByEmail: async (email) => (await db.select().from(accounts).where(eq(accounts.email, email)))[0],
     insert: async (row) =>

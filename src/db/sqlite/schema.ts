@@ -31,6 +31,11 @@ export const accounts = sqliteTable(
     pullsPerSecond: integer('pulls_per_second'),
     /** 1: pages may ask to register their origin (`register-domain`); 0: the owner turned it off. */
     registerDomain: integer('register_domain').notNull().default(1),
+    /**
+     * Goes up with every change of the account's results configs: the widget's load reads
+     * it with the key's account and keeps the configs in memory while it stays the same.
+     */
+    resultsVersion: integer('results_version').notNull().default(0),
   },
   (table) => [
     uniqueIndex('accounts_email_unique').on(table.email),
@@ -300,6 +305,8 @@ export const deliveryEvents = sqliteTable(
   (table) => [
     index('delivery_events_due_idx').on(table.status, table.nextAttemptAt),
     index('delivery_events_account_idx').on(table.accountId, table.createdAt),
+    // One endpoint's due events, claimed after each of its attempts.
+    index('delivery_events_account_due_idx').on(table.accountId, table.status, table.nextAttemptAt),
   ],
 );
 
@@ -322,4 +329,69 @@ export const deliveryAttempts = sqliteTable(
     primaryKey({ columns: [table.eventId, table.attempt] }),
     index('delivery_attempts_account_idx').on(table.accountId, table.at),
   ],
+);
+
+/**
+ * Whether visitors may send their result, per account and calculator (docs/results.md):
+ * the config's JSON as saved. A change bumps `accounts.results_version` in the same write.
+ */
+export const resultsConfigs = sqliteTable(
+  'results_configs',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    calcId: text('calc_id').notNull(),
+    config: text('config').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.calcId] })],
+);
+
+/**
+ * What visitors sent (docs/results.md, "What is stored"). JSON columns hold the objects
+ * the API answers; `eventId` names the `result.submitted` event queued with it, deleted
+ * with the result.
+ */
+export const results = sqliteTable(
+  'results',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    calcId: text('calc_id').notNull(),
+    domain: text('domain').notNull(),
+    createdAt: text('created_at').notNull(),
+    units: text('units').notNull(),
+    inputs: text('inputs').notNull(),
+    outputs: text('outputs').notNull(),
+    contactEmail: text('contact_email'),
+    contactName: text('contact_name'),
+    visitor: text('visitor'),
+    page: text('page'),
+    utm: text('utm'),
+    prefill: text('prefill'),
+    consent: text('consent'),
+    eventId: text('event_id'),
+  },
+  (table) => [
+    // Newest first per account (lists and exports page by created_at, id).
+    index('results_account_created_idx').on(table.accountId, table.createdAt, table.id),
+    // Retention deletes by age across all accounts.
+    index('results_created_idx').on(table.createdAt),
+  ],
+);
+
+/** Submissions accepted per account and calendar month (UTC): the allowance's exact count. */
+export const resultsMonthly = sqliteTable(
+  'results_monthly',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    period: text('period').notNull(),
+    submissions: integer('submissions').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.period] })],
 );

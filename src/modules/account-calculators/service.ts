@@ -10,6 +10,7 @@ import type { Definition, Problem, UnitSystem } from '../../definition/types.ts'
 import { validateDefinition } from '../../definition/validate.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { calculatorLimitReached, planWithMoreCalculators, type Plan } from '../../plans.ts';
+import type { CalculatorIds } from '../../require-calculator.ts';
 import type { CalculatorJson, CreateBody, EvaluateBody, SummaryJson, VersionListJson } from './model.ts';
 
 export interface AccountCalculatorsDeps {
@@ -19,6 +20,8 @@ export interface AccountCalculatorsDeps {
   /** Calculators of its own an account may have, per plan. */
   limits: Readonly<Record<Plan, number>>;
   now: () => Date;
+  /** What the widget routes know of an account's ids: told of a creation or a deletion here. */
+  calculatorIds: Pick<CalculatorIds, 'forget'>;
 }
 
 /** Versions kept per calculator: the newest this many (docs/calculators.md, "Drafts and versions"). */
@@ -142,6 +145,7 @@ export async function createCalculator(deps: AccountCalculatorsDeps, account: Ac
     updatedAt: at,
   };
   const outcome = await deps.calculators.create(row, limit);
+  if (outcome === 'created') deps.calculatorIds.forget(account.id);
   if (outcome === 'exists') throw new AppError('calculator_exists', `You already have a calculator "${row.id}".`);
   if (outcome === 'limit') {
     const count = (await deps.calculators.list(account.id)).length;
@@ -165,8 +169,10 @@ export async function updateDraft(deps: AccountCalculatorsDeps, accountId: strin
   return getCalculator(deps, accountId, definition.id);
 }
 
+/** Deletes the calculator, its versions and its widget config; its usage history stays. */
 export async function deleteCalculator(deps: AccountCalculatorsDeps, accountId: string, id: string) {
   if (!(await deps.calculators.delete(accountId, id))) throw notFound(id);
+  deps.calculatorIds.forget(accountId);
   return { id, deleted: true as const };
 }
 

@@ -61,6 +61,7 @@ export async function createAccount(
     createdAt: deps.now().toISOString(),
     tokensValidAfter: 0,
     ...NO_OWNER_LIMITS,
+    resultsVersion: 0,
   };
   // The unique index still decides when two sign-ups for one email race.
   if (!(await deps.accounts.insert(row))) throw emailTaken();

@@ -7,9 +7,9 @@ import type { TokenService } from '../../security/session-tokens.ts';
 import { LoadAnswer } from '../widget/index.ts';
 import { ConfigAnswer, ConfigRequest, PreviewRequest, TestAnswer, TestWebhookRequest } from './model.ts';
 import { pullWebhook, type PullDeps } from './pull.ts';
-import { requireCalculator } from '../../require-calculator.ts';
-import { catalogueCalculator } from '../../calculators/index.ts';
-import { readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
+import { requireAccountCalculator } from '../../require-calculator.ts';
+import { previewCalculator, readConfig, saveConfig, testVisit, type ConfigDeps } from './service.ts';
+import type { ResultsConfigCache } from '../../results/config-cache.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
 export { loadPrefill } from './prefill.ts';
@@ -21,7 +21,8 @@ const bearer = [{ bearer: [] }];
 
 /** Owner routes for per-calculator widget config and the webhook's diagnostics. */
 export function widgetConfigModule(
-  deps: ConfigDeps & PullDeps & { tokens: TokenService; accounts: AccountsStore; domains: DomainsStore },
+  deps: ConfigDeps &
+    PullDeps & { tokens: TokenService; accounts: AccountsStore; domains: DomainsStore; results: ResultsConfigCache },
 ) {
   return new Elysia()
     .use(ownerAuth(deps))
@@ -35,7 +36,7 @@ export function widgetConfigModule(
     })
     .put(
       '/v1/widget-config/:calcId',
-      ({ account, params, body }) => saveConfig(deps, account, params.calcId, body.config.webhook),
+      ({ account, params, body }) => saveConfig(deps, account, params.calcId, body.config),
       {
         params: CalcIdParam,
         body: ConfigRequest,
@@ -47,7 +48,11 @@ export function widgetConfigModule(
           404: ErrorResponse,
           422: ErrorResponse,
         },
-        detail: { summary: 'Save or remove the webhook (Extra plan); {config: {}} removes it', security: bearer },
+        detail: {
+          summary:
+            'Save or remove the webhook (Extra plan; {config: {}} removes it) and the results config (Base and Extra)',
+          security: bearer,
+        },
       },
     )
     .post(
@@ -56,7 +61,7 @@ export function widgetConfigModule(
         const { outcome, httpStatus, durationMs, values, ignoredKeys } = await pullWebhook(
           deps,
           account,
-          requireCalculator(params.calcId),
+          await requireAccountCalculator(deps, account.id, params.calcId),
           await testVisit(deps, account.id, body?.visitor),
         );
         return { outcome, httpStatus, durationMs, values, ignoredKeys };
@@ -71,15 +76,17 @@ export function widgetConfigModule(
     .post(
       '/v1/widget/preview',
       async ({ account, body }) => {
-        const calculator = requireCalculator(body.calcId);
-        const { values } = await pullWebhook(deps, account, calculator, await testVisit(deps, account.id, undefined));
-        return { calcId: calculator.definition.id, calculator: catalogueCalculator(calculator), values };
+        const answer = await previewCalculator(deps, account, body);
+        // As the page's load shows it: `results` only when the widget offers sending the result.
+        const results = await deps.results.forLoad(account, answer.calcId);
+        return results === undefined ? answer : { ...answer, results: JSON.parse(results.json) };
       },
       {
         body: PreviewRequest,
         response: { 200: LoadAnswer, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse },
         detail: {
-          summary: "The load answer for the owner's own preview: same pull, not counted, no domain check",
+          summary:
+            "The load answer for the owner's own preview (or an own calculator's draft): same pull, not counted, no domain check",
           security: bearer,
         },
       },

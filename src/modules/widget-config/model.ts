@@ -2,6 +2,34 @@ import { t } from 'elysia';
 import { EXAMPLE, Outcome } from '../../http/model.ts';
 import { REDACTED } from '../../webhook/headers.ts';
 import { VISITOR_PATTERN } from '../../security/visitor-context.ts';
+import { Text } from '../../definition/schema.ts';
+import { CONTACT_MODES } from '../../results/config.ts';
+
+const ContactMode = t.UnionEnum(CONTACT_MODES, {
+  description: 'required: the visitor must fill it; optional: may; off: not asked (the default)',
+});
+
+/** A calculator's results config (src/results/config.ts; docs/results.md, "Asking visitors for their result"). */
+const ResultsConfigSchema = t.Object(
+  {
+    enabled: t.Boolean({ description: 'Whether the widget offers to send the result' }),
+    button: t.Optional(Text),
+    contact: t.Optional(t.Object({ email: t.Optional(ContactMode), name: t.Optional(ContactMode) })),
+    consentText: t.Optional(Text),
+  },
+  {
+    description:
+      'Whether visitors may send their result (Base and Extra plans; docs/results.md). Left out of a PUT: unchanged; `enabled: false` turns results off and keeps the texts. A PUT that names results and not webhook leaves the webhook as it is.',
+    examples: [
+      {
+        enabled: true,
+        button: { en: 'Email me this quote', de: 'Angebot per E-Mail' },
+        contact: { email: 'required', name: 'optional' },
+        consentText: 'I agree that Shop Example may contact me about this quote.',
+      },
+    ],
+  },
+);
 
 const WebhookInput = t.Object({
   url: t.String({
@@ -17,13 +45,32 @@ const WebhookInput = t.Object({
   ),
 });
 
-export const ConfigRequest = t.Object({
-  config: t.Object({ webhook: t.Optional(t.Union([WebhookInput, t.Null()])) }),
-});
+export const ConfigRequest = t.Object(
+  {
+    config: t.Object({
+      webhook: t.Optional(t.Union([WebhookInput, t.Null()])),
+      results: t.Optional(ResultsConfigSchema),
+    }),
+  },
+  {
+    // A body names the parts it changes: the sample saves a webhook (the results config's
+    // fields show their own example).
+    examples: [
+      { config: { webhook: { url: EXAMPLE.webhookUrl, headers: { Authorization: 'Bearer shop-prefill-5f2c9e81' } } } },
+    ],
+  },
+);
 
 /** The dashboard's live preview asks for one calculator as its account would load it. */
 export const PreviewRequest = t.Object({
   calcId: t.String({ maxLength: 64, description: 'Calculator id, e.g. bmi', examples: [EXAMPLE.calcId] }),
+  draft: t.Optional(
+    t.Boolean({
+      description:
+        "true: one of your own calculators as its draft (published or not), pulled and merged through the draft's input keys; ignored for a catalogue calculator, which has no draft",
+      examples: [true],
+    }),
+  ),
 });
 
 /** The last webhook outcome of a calculator, for the owner's diagnostics. */
@@ -43,6 +90,7 @@ export const ConfigAnswer = t.Object({
         headers: t.Record(t.String(), t.Literal(REDACTED), { examples: [{ Authorization: REDACTED }] }),
       }),
     ),
+    results: t.Optional(ResultsConfigSchema),
   }),
   webhookStatus: t.Union([WebhookStatus, t.Null()]),
 });

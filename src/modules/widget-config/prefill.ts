@@ -1,9 +1,8 @@
-import type { Template } from '../../calculators/index.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import { dayOf, type UsageCounter } from '../../usage/counter.ts';
 import { isSkipped, NOT_CALLED } from '../../webhook/outcomes.ts';
 import type { Prefill } from '../widget/index.ts';
-import { type PullDeps, type PullResult, pullWebhook } from './pull.ts';
+import { type PullDeps, type PulledCalculator, type PullResult, pullWebhook } from './pull.ts';
 
 /**
  * A widget load's pre-fill: the guarded webhook pull, counted in the owner's usage as a
@@ -12,7 +11,7 @@ import { type PullDeps, type PullResult, pullWebhook } from './pull.ts';
  * below Extra, that is most loads.
  */
 export function loadPrefill(deps: PullDeps & { usage: Pick<UsageCounter, 'countCall' | 'countSkipped'> }): Prefill {
-  const counted = (account: AccountRow, calculator: Template, result: PullResult) => {
+  const counted = (account: AccountRow, calculator: PulledCalculator, result: PullResult) => {
     const { outcome } = result;
     const calcId = calculator.definition.id;
     if (isSkipped(outcome)) deps.usage.countSkipped(account.id, dayOf(deps.now()), calcId, outcome);

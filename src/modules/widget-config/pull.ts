@@ -1,5 +1,4 @@
-import type { Template } from '../../calculators/index.ts';
-import type { InputValues } from '../../definition/types.ts';
+import type { Definition, InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import type { WidgetConfigRow, WidgetConfigStore } from '../../db/widget-config-store.ts';
 import type { Logger } from '../../logger.ts';
@@ -31,6 +30,11 @@ export interface PullDeps {
   now: () => Date;
   userAgent: string;
   timeoutMs?: number;
+}
+
+/** The calculator a pull is for: the definition whose input keys the answer is merged through. */
+export interface PulledCalculator {
+  definition: Definition;
 }
 
 export interface PullResult {
@@ -71,7 +75,7 @@ const PLAN_REQUIRED: PullResult = Object.freeze({ ...nothing('plan_required'), v
 export function pullWebhook(
   deps: PullDeps,
   account: AccountRow,
-  calculator: Template,
+  calculator: PulledCalculator,
   visit: PullVisit,
 ): PullResult | Promise<PullResult> {
   if (!hasWebhooks(account.plan)) return PLAN_REQUIRED;
@@ -81,7 +85,7 @@ export function pullWebhook(
 async function pullForExtra(
   deps: PullDeps,
   account: AccountRow,
-  calculator: Template,
+  calculator: PulledCalculator,
   visit: PullVisit,
 ): Promise<PullResult> {
   const startedAt = performance.now();
@@ -142,7 +146,7 @@ async function pullForExtra(
 async function signPull(
   deps: PullDeps,
   account: AccountRow,
-  calculator: Template,
+  calculator: PulledCalculator,
   url: string,
   visit: PullVisit,
 ): Promise<Record<string, string>> {
@@ -167,7 +171,7 @@ async function callWebhook(
     headers: Record<string, string>;
     signed: Record<string, string>;
     account: AccountRow;
-    calculator: Template;
+    calculator: PulledCalculator;
     startedAt: number;
   },
   release: () => void,
@@ -199,7 +203,7 @@ async function callWebhook(
 function recordOutcome(
   deps: PullDeps,
   account: AccountRow,
-  calculator: Template,
+  calculator: PulledCalculator,
   result: PullResult,
   startedAt: number,
 ): PullResult {

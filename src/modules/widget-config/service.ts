@@ -4,15 +4,24 @@ import type { DomainsStore } from '../../db/domains-store.ts';
 import { hasWebhooks, webhookPlanRequired } from '../../plans.ts';
 import type { WidgetConfigStore } from '../../db/widget-config-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
-import { requireCalculator } from '../../require-calculator.ts';
+import { requireAccountCalculator } from '../../require-calculator.ts';
+import type { CalculatorResolver } from '../../calculator-resolver.ts';
+import type { CustomCalculatorsStore } from '../../db/custom-calculators-store.ts';
 import type { AddressPolicy } from '../../webhook/address-policy.ts';
 import { REDACTED, validateWebhookHeaders } from '../../webhook/headers.ts';
 import type { Resolver } from '../../webhook/url-check.ts';
 import { urlRefusal } from '../../webhook/save-check.ts';
 import { type HeaderCipher, rowId } from '../../security/header-cipher.ts';
 import type { ConfigAnswer, ConfigRequest } from './model.ts';
-import type { PullVisit } from './pull.ts';
+import { type PullDeps, type PullVisit, pullWebhook } from './pull.ts';
+import { getTemplate, type Template } from '../../calculators/index.ts';
+import { refusalMessage } from '../../definition/problems.ts';
+import type { Definition } from '../../definition/types.ts';
+import { validateDefinition } from '../../definition/validate.ts';
+import { loadedCalculator } from '../widget/index.ts';
 import type { StatusLog } from './status-log.ts';
+import type { ResultsConfigStore } from '../../db/results-config-store.ts';
+import { checkResults, savedResults } from './results.ts';
 
 export interface ConfigDeps {
   configs: WidgetConfigStore;
@@ -21,14 +30,26 @@ export interface ConfigDeps {
   resolve: Resolver;
   policy: AddressPolicy;
   now: () => Date;
+  resultsConfigs: ResultsConfigStore;
+  /** Templates and the account's published calculators (cached per version). */
+  resolveCalculator: CalculatorResolver;
+  /** The account's own calculators, drafts included. */
+  calculators: Pick<CustomCalculatorsStore, 'find'>;
 }
 
 type ConfigJson = Static<typeof ConfigAnswer>;
 type WebhookInput = NonNullable<Static<typeof ConfigRequest>['config']['webhook']>;
 
-/** The config as owners see it: header names with every value redacted. */
+/** The config as owners see it: header names with every value redacted; the results config, when saved. */
 export async function readConfig(deps: ConfigDeps, accountId: string, calcId: string): Promise<ConfigJson> {
-  requireCalculator(calcId);
+  const answer = await readWebhookConfig(deps, accountId, calcId);
+  const results = await savedResults(deps, accountId, calcId);
+  if (results !== undefined) answer.config.results = results;
+  return answer;
+}
+
+async function readWebhookConfig(deps: ConfigDeps, accountId: string, calcId: string): Promise<ConfigJson> {
+  await requireAccountCalculator(deps, accountId, calcId);
   const row = await deps.configs.find(accountId, calcId);
   // An outcome belongs to a webhook: with none configured there is nothing to report.
   if (!row?.webhookUrl) return { calcId, config: {}, webhookStatus: null };
@@ -42,17 +63,49 @@ export async function readConfig(deps: ConfigDeps, accountId: string, calcId: st
 }
 
 /**
- * Saves or removes the webhook, in the documented order (docs/api.md, "Order of checks"): calculator (404) → plan (403)
- * → headers (400) → URL (422). Nothing is written unless every check passed.
+ * Saves a PUT's config: its results config (when named) and its webhook (unless the PUT
+ * names results alone), checks first, in the documented order (docs/api.md, "Order of
+ * checks"): calculator (404) → plan (403) → results (400) → headers (400) → URL (422).
  */
 export async function saveConfig(
   deps: ConfigDeps,
   account: AccountRow,
   calcId: string,
-  webhook: WebhookInput | null | undefined,
+  config: Static<typeof ConfigRequest>['config'],
 ): Promise<ConfigJson> {
-  requireCalculator(calcId);
+  await requireAccountCalculator(deps, account.id, calcId);
+  const resultsOnly = config.results !== undefined && config.webhook === undefined;
+  if (!resultsOnly && config.webhook) checkWebhookPlan(account);
+  const results = checkResults(account, config.results);
+  const saveResults = () =>
+    results === undefined
+      ? Promise.resolve()
+      : deps.resultsConfigs.save(account.id, calcId, results, deps.now().toISOString());
+  if (resultsOnly) {
+    await saveResults();
+    return readConfig(deps, account.id, calcId);
+  }
+  await saveWebhook(deps, account, calcId, config.webhook, saveResults);
+  return readConfig(deps, account.id, calcId);
+}
+
+function checkWebhookPlan(account: AccountRow): void {
+  if (!hasWebhooks(account.plan)) throw new AppError('plan_required', webhookPlanRequired(account));
+}
+
+/**
+ * Saves or removes the webhook: headers (400) → URL (422); `beforeWrite` (the results
+ * config's save) runs once every check passed. Nothing is written unless every check passed.
+ */
+async function saveWebhook(
+  deps: ConfigDeps,
+  account: AccountRow,
+  calcId: string,
+  webhook: WebhookInput | null | undefined,
+  beforeWrite: () => Promise<void>,
+): Promise<void> {
   if (webhook === null || webhook === undefined) {
+    await beforeWrite();
     await deps.configs.saveWebhook({
       accountId: account.id,
       calcId,
@@ -61,15 +114,13 @@ export async function saveConfig(
       updatedAt: deps.now().toISOString(),
     });
     deps.statusLog.clear(account.id, calcId);
-    return readConfig(deps, account.id, calcId);
-  }
-  if (!hasWebhooks(account.plan)) {
-    throw new AppError('plan_required', webhookPlanRequired(account));
+    return;
   }
   const headers = await resolveRedacted(deps, account.id, calcId, webhook);
   const checked = validateWebhookHeaders(headers);
   if (!checked.ok) throw invalidRequest(`config.webhook.headers: ${checked.reason}.`);
   await checkUrl(deps, webhook.url);
+  await beforeWrite();
   const names = Object.keys(checked.headers);
   await deps.configs.saveWebhook({
     accountId: account.id,
@@ -79,7 +130,6 @@ export async function saveConfig(
     updatedAt: deps.now().toISOString(),
   });
   deps.statusLog.clear(account.id, calcId);
-  return readConfig(deps, account.id, calcId);
 }
 
 /**
@@ -162,4 +212,40 @@ export async function testVisit(
 ): Promise<PullVisit> {
   const origin = (await deps.domains.list(accountId)).find((domain) => domain.status === 'active')?.origin ?? '';
   return visitor === undefined ? { origin } : { origin, visitor };
+}
+
+/**
+ * The owner's preview (`POST /v1/widget/preview`): the load answer this account's pages get
+ * for `calcId` (the same guarded pull, its outcome recorded), not counted and without a
+ * domain check. With `draft`, an own calculator's draft instead of its published version,
+ * pulled and merged through the draft's input keys: the builder's live preview. A template
+ * has no draft, so `draft` changes nothing for one (docs/calculators.md).
+ */
+export async function previewCalculator(
+  deps: ConfigDeps & PullDeps & { domains: DomainsStore },
+  account: AccountRow,
+  request: { calcId: string; draft?: boolean },
+) {
+  const { calcId } = request;
+  let definition: Definition;
+  let template: Template | undefined;
+  if (request.draft && !getTemplate(calcId)) {
+    const record = await deps.calculators.find(account.id, calcId);
+    if (!record) throw new AppError('calculator_not_found', `You have no calculator "${calcId}".`);
+    definition = JSON.parse(record.row.draft) as Definition;
+    // Valid when saved; one an older release saved and this one refuses says why, as a publish would.
+    const problems = validateDefinition(definition);
+    if (problems.length > 0) throw new AppError('invalid_definition', refusalMessage(problems), problems);
+  } else {
+    const served = await deps.resolveCalculator(account.id, calcId);
+    if (!served) {
+      const hint = (await deps.calculators.find(account.id, calcId))
+        ? ' It has no published version yet: publish it, or preview its draft with "draft": true.'
+        : '';
+      throw new AppError('calculator_not_found', `There is no calculator "${calcId}".${hint}`);
+    }
+    ({ definition, template } = served);
+  }
+  const { values } = await pullWebhook(deps, account, { definition }, await testVisit(deps, account.id, undefined));
+  return { calcId, calculator: loadedCalculator(definition, template), values };
 }

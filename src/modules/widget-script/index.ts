@@ -42,15 +42,16 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 // A pack's or template's name holds its content hash: a changed file is a new URL, so each
 // can be kept a year. A Map: names like "__proto__" find nothing.
-const hashedFiles = (files: Record<string, BuiltFile>): ReadonlyMap<string, Served> =>
+const hashedFiles = (files: Record<string, BuiltFile>, contentType = JSON_TYPE): ReadonlyMap<string, Served> =>
   new Map(
     Object.entries(files).map(([file, built]) => [
       file,
-      served(built, JSON_TYPE, 'public, max-age=31536000, immutable'),
+      served(built, contentType, 'public, max-age=31536000, immutable'),
     ]),
   );
 const packs = hashedFiles(bundle.packs);
 const templateFiles = hashedFiles(bundle.templates);
+const chunks = hashedFiles(bundle.chunks, script.contentType);
 
 /** Sizes of the served script, for the size checks and the benchmark. */
 export const widgetScriptSizes = {
@@ -72,6 +73,9 @@ export const languagePackSizes = sizesOf(packs);
 
 /** Each catalogue template file's name and sizes, for the checks and the benchmark. */
 export const templateFileSizes = sizesOf(templateFiles);
+
+/** Each chunk's file name and sizes, for the checks. */
+export const chunkSizes = sizesOf(chunks);
 
 function respond(request: Request, file: Served): Response {
   const headers: Record<string, string> = {
@@ -106,6 +110,7 @@ function hashedFileRoute(
   path: string,
   files: ReadonlyMap<string, Served>,
   text: { missing: string; summary: string; body: string },
+  contentType = JSON_TYPE,
 ) {
   return new Elysia({ tags: ['widget'] }).get(
     path,
@@ -116,12 +121,12 @@ function hashedFileRoute(
     },
     {
       params: t.Object({ file: t.String({ examples: [...files.keys()].slice(0, 1) }) }),
-      detail: { summary: text.summary, responses: servedFile(JSON_TYPE, text.body) },
+      detail: { summary: text.summary, responses: servedFile(contentType, text.body) },
     },
   );
 }
 
-/** Serves the embed script, its language packs and template files, precompressed, with ETags for cheap revalidation. */
+/** Serves the embed script, its language packs, template files and chunks, precompressed, with ETags for cheap revalidation. */
 export function widgetScriptModule() {
   return new Elysia({ tags: ['widget'] })
     .get('/widget.js', ({ request }) => respond(request, script), {
@@ -143,5 +148,18 @@ export function widgetScriptModule() {
         summary: "A catalogue calculator's template, which the widget renders (content-hashed name, cached for a year)",
         body: 'The definition, as the load answer carries it; gzip or brotli when accepted',
       }),
+    )
+    .use(
+      hashedFileRoute(
+        '/widget/chunks/:file',
+        chunks,
+        {
+          missing: 'There is no such script chunk.',
+          summary:
+            'A part of the embed script that only some widgets load, such as the results form (content-hashed name, cached for a year)',
+          body: 'An ES module, gzip or brotli when accepted',
+        },
+        script.contentType,
+      ),
     );
 }

@@ -23,7 +23,7 @@ interface Owner {
  * lookups a minute, and a refusal under yet another key meanwhile is not counted.
  */
 export function createEarlyRefusals(
-  deps: Pick<WidgetDeps, 'usage' | 'now'> & { accounts: AccountsStore; logger: Logger },
+  deps: Pick<WidgetDeps, 'usage' | 'now' | 'calculatorIds'> & { accounts: AccountsStore; logger: Logger },
 ) {
   const owners = new Map<string, Owner>();
 

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { catalogueCalculator, type Template } from '../../calculators/index.ts';
+import type { ResolvedCalculator } from '../../calculator-resolver.ts';
 import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import { invalidRequest } from '../../errors.ts';
@@ -26,7 +26,9 @@ import {
 } from './service.ts';
 
 // The module's face: what other parts of calc may use (CONTRIBUTING.md, "Modules and their faces").
-export { LoadAnswer } from './model.ts';
+export { LoadAnswer, WidgetRequest } from './model.ts';
+export { authoriseWidget, type WidgetDeps, widgetClient } from './service.ts';
+export { loadedCalculator, type OwnLoadedCalculator } from './loaded-calculator.ts';
 
 /**
  * Fetches pre-fill values for a load (the guarded webhook pull, or a test's stand-in);
@@ -35,20 +37,21 @@ export { LoadAnswer } from './model.ts';
  */
 export type Prefill = (
   account: AccountRow,
-  calculator: Template,
+  calculator: Pick<ResolvedCalculator, 'definition'>,
   visit: { origin: string; context?: string },
 ) => InputValues | Promise<InputValues>;
 
 /**
- * The load answer. The calculator (its public shape and the definition the widget renders
- * when it does not bundle it) is its bulk and never changes, so it is serialised once;
- * without pre-fill values (most loads) the whole answer is built once per calculator.
+ * The load answer. The calculator (the public JSON the resolver serialised with
+ * `loadedCalculator`: what the widget renders when it does not bundle it) is its bulk and
+ * changes only with a publish, which resolves to another object; without pre-fill values
+ * (most loads) the whole answer is built once per calculator and version.
  */
-const serialised = new WeakMap<Template, { head: string; withoutValues: string }>();
-function loadAnswer(calculator: Template, values: InputValues): string {
+const serialised = new WeakMap<ResolvedCalculator, { head: string; withoutValues: string }>();
+function loadAnswer(calculator: ResolvedCalculator, values: InputValues): string {
   let json = serialised.get(calculator);
   if (json === undefined) {
-    const head = `{"calcId":${JSON.stringify(calculator.definition.id)},"calculator":${JSON.stringify(catalogueCalculator(calculator))}`;
+    const head = `{"calcId":${JSON.stringify(calculator.id)},"calculator":${calculator.json}`;
     json = { head, withoutValues: `${head},"values":{}}` };
     serialised.set(calculator, json);
   }
@@ -57,12 +60,39 @@ function loadAnswer(calculator: Template, values: InputValues): string {
   return json.withoutValues;
 }
 
-/** The verify answer, built once per calculator. */
-const verifyAnswers = new WeakMap<Template, string>();
-function verifyAnswer(calculator: Template): string {
+/**
+ * The load answer's `results` for this account and calculator (the owner's results config,
+ * docs/results.md): its JSON in an object that stays the same while the config does, or
+ * undefined when the widget offers nothing; answers without a promise when it needs no read
+ * (src/results/config-cache.ts).
+ */
+export type ResultsForLoad = (
+  account: AccountRow,
+  calcId: string,
+) => { json: string } | undefined | Promise<{ json: string } | undefined>;
+
+/**
+ * The load answer with its `results` added before the answer's last brace. The joined text
+ * is kept per config for the answer it was made from: without pre-fill values (most loads)
+ * that answer is the same string each time, and the load reuses the joined one instead of
+ * copying some kilobytes of definition again.
+ */
+const joined = new WeakMap<object, { from: string; answer: string }>();
+function withResults(answer: string, results: { json: string } | undefined): string {
+  if (results === undefined) return answer;
+  const held = joined.get(results);
+  if (held?.from === answer) return held.answer;
+  const made = `${answer.slice(0, -1)},"results":${results.json}}`;
+  joined.set(results, { from: answer, answer: made });
+  return made;
+}
+
+/** The verify answer, built once per calculator (and version). */
+const verifyAnswers = new WeakMap<ResolvedCalculator, string>();
+function verifyAnswer(calculator: ResolvedCalculator): string {
   let json = verifyAnswers.get(calculator);
   if (json === undefined) {
-    json = `{"ok":true,"calcId":${JSON.stringify(calculator.definition.id)}}`;
+    json = `{"ok":true,"calcId":${JSON.stringify(calculator.id)}}`;
     verifyAnswers.set(calculator, json);
   }
   return json;
@@ -80,7 +110,9 @@ const widgetErrors = {
  * verify, load and events: called by every embedding page, so Bun's router serves them
  * directly (src/http/native-route.ts) with the same conventions as every other route.
  */
-export function widgetRoutes(routeDeps: WidgetDeps & { prefill: Prefill; logger: Logger }): NativeRoute[] {
+export function widgetRoutes(
+  routeDeps: WidgetDeps & { prefill: Prefill; logger: Logger; results?: ResultsForLoad },
+): NativeRoute[] {
   // A refusal before the key was looked up (the per-client limit) still counts for its owner.
   const deps = { ...routeDeps, earlyRefusal: createEarlyRefusals(routeDeps) };
   const pageRoutes: NativeRoute<typeof WidgetRequest>[] = [
@@ -159,21 +191,27 @@ function verified(deps: WidgetDeps, widget: AuthorisedWidget): string | Promise<
 }
 
 function loaded(
-  deps: WidgetDeps & { prefill: Prefill },
+  deps: WidgetDeps & { prefill: Prefill; results?: ResultsForLoad },
   widget: AuthorisedWidget,
   context: string | undefined,
 ): string | Promise<string> {
   const { account, calculator, origin } = widget;
   const quota = useQuota(deps, widget, true);
-  return quota === undefined
-    ? prefilled(deps, account, calculator, origin, context)
-    : quota.then(() => prefilled(deps, account, calculator, origin, context));
+  const answer =
+    quota === undefined
+      ? prefilled(deps, account, calculator, origin, context)
+      : quota.then(() => prefilled(deps, account, calculator, origin, context));
+  const results = deps.results?.(account, calculator.definition.id);
+  if (results === undefined) return answer;
+  if (results instanceof Promise || answer instanceof Promise)
+    return Promise.all([answer, results]).then(([a, r]) => withResults(a, r));
+  return withResults(answer, results);
 }
 
 function prefilled(
   deps: { prefill: Prefill },
   account: AccountRow,
-  calculator: Template,
+  calculator: ResolvedCalculator,
   origin: string,
   context: string | undefined,
 ): string | Promise<string> {

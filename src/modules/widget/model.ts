@@ -1,7 +1,10 @@
 import { t } from 'elysia';
 import { catalogueCalculator } from '../../calculators/index.ts';
 import { bmi } from '../../calculators/templates/bmi.ts';
+import { EXAMPLE_DEFINITION } from '../../definition/example.ts';
+import { Definition, Text } from '../../definition/schema.ts';
 import { EXAMPLE } from '../../http/model.ts';
+import { CONTACT_MODES } from '../../results/config.ts';
 import { WIDGET_EVENTS } from '../../usage/funnel.ts';
 
 export const WidgetRequest = t.Object({
@@ -24,18 +27,54 @@ export const WidgetRequest = t.Object({
 
 export const VerifyAnswer = t.Object({ ok: t.Literal(true), calcId: t.String({ examples: [EXAMPLE.calcId] }) });
 
+/** A catalogue calculator in a load answer: its public shape, whose other fields are described by GET /v1/calculators. */
+const LoadedTemplate = t.Object(
+  { id: t.String({ examples: [EXAMPLE.calcId] }), title: t.String(), definition: Definition },
+  {
+    // A schema, not `true`: the answer's other fields are kept, never cleaned away.
+    additionalProperties: t.Unknown(),
+    description:
+      'A catalogue calculator: its public shape as GET /v1/calculators/:calcId shows it (category, description, unitSystems, fields, results, notes) with its `definition`',
+    examples: [catalogueCalculator(bmi)],
+  },
+);
+
+/** An owner's calculator in a load answer (docs/calculators.md, "Loading your calculators"). */
+const LoadedOwnCalculator = t.Object(
+  { id: t.String({ examples: [EXAMPLE_DEFINITION.id] }), title: Text, definition: Definition },
+  {
+    additionalProperties: false,
+    description:
+      "An owner's calculator: its id, its title (a text) and the definition served: the published version to widgets, the draft to a draft preview",
+    examples: [{ id: EXAMPLE_DEFINITION.id, title: EXAMPLE_DEFINITION.title, definition: EXAMPLE_DEFINITION }],
+  },
+);
+
 export const LoadAnswer = t.Object({
   calcId: t.String({ examples: [EXAMPLE.calcId] }),
-  calculator: t.Record(t.String(), t.Unknown(), {
+  calculator: t.Union([LoadedTemplate, LoadedOwnCalculator], {
     description:
-      "The calculator's public shape (as GET /v1/calculators/:calcId shows it) with its `definition`, which the widget renders when it does not bundle the calculator (docs/calculators.md)",
-    examples: [catalogueCalculator(bmi)],
+      'The calculator with its `definition`, which the widget renders when it does not bundle the calculator (docs/calculators.md)',
   }),
   values: t.Record(t.String(), t.Union([t.Number(), t.String(), t.Boolean()]), {
     description:
       'Pre-filled input values from the webhook, by input key: numbers, option values of selects, booleans of toggles; {} when none',
     examples: [EXAMPLE.values],
   }),
+  results: t.Optional(
+    t.Object(
+      {
+        button: t.Optional(Text),
+        contact: t.Object({ email: t.UnionEnum(CONTACT_MODES), name: t.UnionEnum(CONTACT_MODES) }),
+        consentText: t.Optional(Text),
+      },
+      {
+        description:
+          "Present when the widget offers to send the result (the owner's results config, docs/results.md): the button's text (the widget's own when absent), the contact fields to ask for, and the consent checkbox's text (the visitor must tick it when present); texts in the definition's text format",
+        examples: [{ contact: { email: 'required', name: 'off' }, consentText: 'Shop Example may email me about it.' }],
+      },
+    ),
+  ),
 });
 
 /** What a page reports of a calculator's funnel (docs/api.md, "Funnel"). */

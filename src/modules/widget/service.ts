@@ -1,11 +1,12 @@
 import type { Static } from '@sinclair/typebox';
-import type { Template } from '../../calculators/index.ts';
+import type { CalculatorResolver, ResolvedCalculator } from '../../calculator-resolver.ts';
+import { getTemplate } from '../../calculators/index.ts';
 import type { Plan } from '../../plans.ts';
 import type { AccountRow, AccountsStore, WidgetLookup } from '../../db/accounts-store.ts';
 import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import type { WidgetLimit } from '../../http/rate-limit.ts';
-import { calculatorExists, requireCalculator } from '../../require-calculator.ts';
+import type { CalculatorIds } from '../../require-calculator.ts';
 import { dayOf, type LoadVerdict, type UsageCounter } from '../../usage/counter.ts';
 import type { WidgetEvent } from '../../usage/funnel.ts';
 import { isCountedRefusal, type RefusalReason } from '../../usage/refusals.ts';
@@ -20,6 +21,10 @@ export interface WidgetDeps {
   usage: UsageCounter;
   quotas: Readonly<Record<Plan, number>>;
   now: () => Date;
+  /** A calcId as the account's pages may load it: a template or the account's published calculator. */
+  resolveCalculator: CalculatorResolver;
+  /** Which ids refusals are counted under. */
+  calculatorIds: Pick<CalculatorIds, 'exists'>;
   /** The per-client limit, or null when it is off. */
   limit: WidgetLimit | null;
   /** Counts a call the per-client limit refused before its key was looked up (the widget routes set it). */
@@ -68,7 +73,7 @@ export function checkOriginHeader(origin: string, originHeader: string | null): 
 /** What the checks of the widget routes establish about a request. */
 export interface AuthorisedWidget {
   account: AccountRow;
-  calculator: Template;
+  calculator: ResolvedCalculator;
   origin: string;
   /** When the call arrived: one clock reading for every step of it. */
   now: Date;
@@ -80,17 +85,28 @@ export interface AuthorisedWidget {
  * not be able to fill an owner's usage with made-up ones.
  */
 function countRefusal(
-  deps: Pick<WidgetDeps, 'usage'>,
+  deps: Pick<WidgetDeps, 'usage' | 'calculatorIds'>,
   accountId: string,
   calcId: string,
   now: Date,
   reason: RefusalReason,
 ) {
-  if (calculatorExists(accountId, calcId)) deps.usage.countRefused(accountId, dayOf(now), calcId, reason);
+  const exists = deps.calculatorIds.exists(accountId, calcId);
+  if (exists === true) deps.usage.countRefused(accountId, dayOf(now), calcId, reason);
+  else if (exists instanceof Promise)
+    void exists.then((yes) => {
+      if (yes) deps.usage.countRefused(accountId, dayOf(now), calcId, reason);
+    });
 }
 
 /** Counts `error` as a refusal when it is one usage counts; answers it, to throw. */
-function refused(deps: Pick<WidgetDeps, 'usage'>, accountId: string, calcId: string, now: Date, error: AppError) {
+function refused(
+  deps: Pick<WidgetDeps, 'usage' | 'calculatorIds'>,
+  accountId: string,
+  calcId: string,
+  now: Date,
+  error: AppError,
+) {
   if (isCountedRefusal(error.code)) countRefusal(deps, accountId, calcId, now, error.code);
   return error;
 }
@@ -100,7 +116,7 @@ function refused(deps: Pick<WidgetDeps, 'usage'>, accountId: string, calcId: str
  * usage of the key's owner. The lookup is the caller's, off the answer's path.
  */
 export function countEarlyRefusal(
-  deps: Pick<WidgetDeps, 'usage' | 'now'>,
+  deps: Pick<WidgetDeps, 'usage' | 'now' | 'calculatorIds'>,
   accountId: string,
   calcId: string,
   reason: RefusalReason,
@@ -113,7 +129,8 @@ export function countEarlyRefusal(
  * limit → key → Origin header → registered domain → calculator. (The body's shape was checked by the route
  * schema.) The limit is taken before the lookup for a (client, key) pair the limiter holds, after it for the
  * others, once the key is known valid or not. Answers without a promise when the store does (SQLite): every
- * embedding page passes here, and each promise is a tick and an allocation.
+ * embedding page passes here, and each promise is a tick and an allocation. A catalogue id costs no read; an
+ * owner's calculator none either while the one the resolver holds is current (the lookup's `calculatorToken`).
  */
 export function authoriseWidget(
   deps: WidgetDeps,
@@ -128,13 +145,17 @@ export function authoriseWidget(
     if (!counted) deps.limit?.count(client, request.apiKey, false);
     throw invalidApiKey();
   }
-  // One store call answers both the key and the domain checks (one query on PostgreSQL);
-  // they are still judged in order.
-  const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin), pendingCutoff(now));
+  // One store call answers the key and the domain checks (one query on PostgreSQL) and,
+  // for any id but a catalogue one, tells the resolver whether the calculator it holds is
+  // current (`calculatorToken`); they are still judged in order.
+  const calcId = getTemplate(request.calcId) ? undefined : request.calcId;
+  const found = deps.accounts.widgetLookup(request.apiKey, matchingOrigins(origin), pendingCutoff(now), calcId);
   const uncounted = counted ? null : client;
   return found instanceof Promise
-    ? found.then((lookup) => judge(deps, lookup, request, origin, originHeader, now, uncounted))
-    : judge(deps, found, request, origin, originHeader, now, uncounted);
+    ? found.then((lookup) =>
+        withCalculator(deps, judge(deps, lookup, request, origin, originHeader, now, uncounted), request, origin, now),
+      )
+    : withCalculator(deps, judge(deps, found, request, origin, originHeader, now, uncounted), request, origin, now);
 }
 
 /**
@@ -167,6 +188,36 @@ function countedAfterLookup(
   }
 }
 
+/**
+ * The calculator check, last before the quota: the account's pages may show it, or 404. A
+ * template, or the account's published calculator: when cached and current, no read of its own.
+ */
+function withCalculator(
+  deps: Pick<WidgetDeps, 'resolveCalculator'>,
+  { account, calculatorToken }: WidgetLookup,
+  request: WidgetCall,
+  origin: string,
+  now: Date,
+): AuthorisedWidget | Promise<AuthorisedWidget> {
+  const resolved = deps.resolveCalculator(account.id, request.calcId, calculatorToken);
+  return resolved instanceof Promise
+    ? resolved.then((calculator) => authorised(account, calculator, request.calcId, origin, now))
+    : authorised(account, resolved, request.calcId, origin, now);
+}
+
+function authorised(
+  account: AccountRow,
+  calculator: ResolvedCalculator | undefined,
+  calcId: string,
+  origin: string,
+  now: Date,
+): AuthorisedWidget {
+  // Not found alike: an unknown id, another account's, a draft never published, a deleted one.
+  if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${calcId}".`);
+  return { account, calculator, origin, now };
+}
+
+/** The key, Origin header and domain checks on the account lookup's answer. */
 function judge(
   deps: WidgetDeps,
   found: WidgetLookup | undefined,
@@ -176,7 +227,7 @@ function judge(
   now: Date,
   /** The client when the call is still to be counted against the per-client limit. */
   uncounted: string | null,
-): AuthorisedWidget {
+): WidgetLookup {
   if (uncounted !== null && deps.limit) countedAfterLookup(deps, deps.limit, uncounted, request, found, now);
   if (!found) throw invalidApiKey();
   const { account, domainStatus: status } = found;
@@ -201,7 +252,7 @@ function judge(
       now,
       new AppError('domain_not_registered', `${origin} is not registered for this API key.`),
     );
-  return { account, calculator: requireCalculator(request.calcId), origin, now };
+  return found;
 }
 
 /**
@@ -242,7 +293,7 @@ export function useQuota(deps: WidgetDeps, widget: AuthorisedWidget, count: bool
   const limit = deps.quotas[account.plan];
   const day = dayOf(now);
   const verdict = count
-    ? deps.usage.tryCount(account.id, day, limit, calculator.definition.id, origin, account)
+    ? deps.usage.tryCount(account.id, day, limit, calculator.id, origin, account)
     : deps.usage.admits(account.id, day, limit, origin, account);
   if (typeof verdict !== 'string') return verdict.then((v) => refuseUnless(deps, widget, v, limit));
   refuseUnless(deps, widget, verdict, limit);
@@ -252,20 +303,17 @@ export function useQuota(deps: WidgetDeps, widget: AuthorisedWidget, count: bool
 function refuseUnless(deps: WidgetDeps, widget: AuthorisedWidget, verdict: LoadVerdict, limit: number): void {
   if (verdict === 'ok') return;
   const { account, calculator, origin, now } = widget;
-  throw refused(
-    deps,
-    account.id,
-    calculator.definition.id,
-    now,
-    verdict === 'quota_exceeded'
-      ? new AppError('quota_exceeded', `This account has used its ${limit} widget loads for this month.`)
-      : new AppError(
-          'cap_reached',
-          verdict === 'day_cap'
-            ? `The owner of this account allows ${account.loadsPerDay} widget loads a day; today's are used.`
-            : `The owner of this account allows ${account.loadsPerDayPerDomain} widget loads a day from ${origin}; today's are used.`,
-        ),
-  );
+  const reason = verdict === 'quota_exceeded' ? 'quota_exceeded' : 'cap_reached';
+  // The calculator was found for this account: counted without asking whether it exists.
+  deps.usage.countRefused(account.id, dayOf(now), calculator.id, reason);
+  throw verdict === 'quota_exceeded'
+    ? new AppError('quota_exceeded', `This account has used its ${limit} widget loads for this month.`)
+    : new AppError(
+        'cap_reached',
+        verdict === 'day_cap'
+          ? `The owner of this account allows ${account.loadsPerDay} widget loads a day; today's are used.`
+          : `The owner of this account allows ${account.loadsPerDayPerDomain} widget loads a day from ${origin}; today's are used.`,
+      );
 }
 
 /**
@@ -280,5 +328,5 @@ export function countEvents(
 ): void {
   const { account, calculator, origin, now } = widget;
   const day = dayOf(now);
-  for (const event of events) deps.usage.countFunnel(account.id, day, calculator.definition.id, origin, event);
+  for (const event of events) deps.usage.countFunnel(account.id, day, calculator.id, origin, event);
 }

@@ -130,8 +130,10 @@ export const pageToken = (page: Page): Promise<string | null> =>
  * A screenshot for docs/dashboard.md: always in test-artifacts/, and into docs/images/ when
  * CALC_DOCS_SCREENSHOTS=1 (its accounts and keys are random, so every run would change it).
  */
-export async function docsScreenshot(page: Page, name: string): Promise<void> {
-  await screenshot(page, `dashboard-${name}`);
+export async function docsScreenshot(page: Page, name: string, view: 'page' | 'window' = 'page'): Promise<void> {
+  // 'window': what the window shows (a long page at the part that matters), not the whole page.
+  if (view === 'window') await page.screenshot({ path: join(ROOT, 'test-artifacts', `dashboard-${name}.png`) });
+  else await screenshot(page, `dashboard-${name}`);
   if (process.env.CALC_DOCS_SCREENSHOTS === '1') {
     const dir = join(ROOT, 'docs', 'images');
     mkdirSync(dir, { recursive: true });

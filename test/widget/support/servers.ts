@@ -20,6 +20,8 @@ export interface ApiServer {
   accountFor(origin: string, email?: string): Promise<ApiAccount>;
   /** Moves the account to Extra and points its `calcId` webhook at `url`, as its owner would. */
   useWebhook(account: ApiAccount, calcId: string, url: string): Promise<void>;
+  /** Moves the account to Base (once) and saves `results` as its `calcId` results config, as its owner would. */
+  useResults(account: ApiAccount, calcId: string, results: unknown): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -64,6 +66,16 @@ export function startApi(options: Pick<TestAppOptions, 'flags' | 'env' | 'webhoo
         body: JSON.stringify({ config: { webhook: { url: webhookUrl } } }),
       });
       if (saved.status !== 200) throw new Error(`webhook save failed: ${saved.status} ${await saved.text()}`);
+    },
+    async useResults(account, calcId, results) {
+      if ((await built.accounts.findById(account.id))?.plan === 'free')
+        await built.accounts.setPlan(account.id, 'base');
+      const saved = await fetch(`${url}/v1/widget-config/${calcId}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.token}` },
+        body: JSON.stringify({ config: { results } }),
+      });
+      if (saved.status !== 200) throw new Error(`results config save failed: ${saved.status} ${await saved.text()}`);
     },
     async stop() {
       await built.app.stop(true);
