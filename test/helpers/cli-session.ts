@@ -23,7 +23,11 @@ export async function startCliSession(options: CliSessionOptions = {}) {
   const dir = tempDir('calc-cli-');
   const dataDir = join(dir.path, 'data');
   const configDir = join(dir.path, 'config');
-  const server = await startServe(command, ['--data', dataDir, ...(options.serveArgs ?? [])], options.serveEnv);
+  // Every sign-in of the file's tests comes from 127.0.0.1, one address standing for many
+  // owners: its per-address limit (30 a minute) would refuse a file that runs quickly.
+  // test/api/abuse-limits.test.ts tests that limit.
+  const serveEnv = { CALC_RATE_SIGNIN_ADDRESS_PER_MINUTE: '0', ...options.serveEnv };
+  const server = await startServe(command, ['--data', dataDir, ...(options.serveArgs ?? [])], serveEnv);
   const baseEnv = { CALC_CONFIG_DIR: configDir, CALC_API_URL: server.url, CALC_TOKEN: '', NO_COLOR: '1' };
   let counter = 0;
 

@@ -19,8 +19,9 @@ function dialectFromEnv(): 'sqlite' | 'postgres' {
 }
 
 /**
- * One cluster per test process, started only when PostgreSQL is selected and stopped
- * after the last test, with a database migrated once by the real migrator: each app gets a copy of it
+ * One cluster per test file (bun's parallel workers give each file a fresh global, this
+ * preloaded module included), started only when PostgreSQL is selected and stopped after
+ * the file's last test, with a database migrated once by the real migrator: each app gets a copy of it
  * (CREATE DATABASE … TEMPLATE), which is much faster than migrating every time.
  */
 const template = TEST_DIALECT === 'postgres' ? await migratedTemplate() : undefined;
@@ -35,7 +36,7 @@ async function migratedTemplate() {
     drops.add(drop);
     void drop.finally(() => drops.delete(drop));
   };
-  // bunfig.toml preloads this module, so this runs once, after the last test file.
+  // bunfig.toml preloads this module, so this runs once, after the file's last test.
   afterAll(async () => {
     await Promise.allSettled([...drops]);
     await admin.close();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
+import { cachedBundle } from '../../bundle-cache.ts';
 
 /** One dashboard file as built at bundle time, with its precompressed copies. */
 export interface DashboardAsset {
@@ -21,9 +22,14 @@ export interface DashboardAsset {
  * Runs at bundle time (imported `with { type: 'macro' }`): builds dashboard/src into
  * hashed, minified files and inlines them, so `bun test`, `bun run` and the compiled
  * executable all serve the same files without reading anything at run time. Bun.build
- * cannot run inside a macro, so the build runs as a subprocess of the same Bun.
+ * cannot run inside a macro, so the build runs as a subprocess of the same Bun, and only
+ * when a source changed (`cachedBundle`).
  */
 export function bundleDashboard(): DashboardAsset[] {
+  return cachedBundle('dashboard', buildDashboard);
+}
+
+function buildDashboard(): DashboardAsset[] {
   const script = join(import.meta.dir, '..', '..', '..', 'dashboard', 'build', 'bundle.ts');
   const proc = Bun.spawnSync([process.execPath, script], { stdout: 'pipe', stderr: 'pipe' });
   if (proc.exitCode !== 0) {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { WidgetBundle } from '../../../widget/build/bundle.ts';
+import { cachedBundle } from '../../bundle-cache.ts';
 
 export type { BuiltFile } from '../../../widget/build/compress.ts';
 
@@ -8,9 +9,13 @@ export type { BuiltFile } from '../../../widget/build/compress.ts';
  * minified IIFE and the language packs, precompressed, and inlines them, so `bun test`,
  * `bun run` and the compiled executable all serve the same files without reading any
  * at run time. Bun.build cannot run inside a macro, so the build runs as a subprocess of
- * the same Bun.
+ * the same Bun, and only when a source changed (`cachedBundle`).
  */
 export function bundleWidgetScript(): WidgetBundle {
+  return cachedBundle('widget', buildWidgetScript);
+}
+
+function buildWidgetScript(): WidgetBundle {
   const script = join(import.meta.dir, '..', '..', '..', 'widget', 'build', 'bundle.ts');
   const proc = Bun.spawnSync([process.execPath, script, '--json'], { stdout: 'pipe', stderr: 'pipe' });
   if (proc.exitCode !== 0) {
