@@ -4,6 +4,7 @@ import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { shellQuote } from '../shell-word.ts';
 import { ERROR_DOCS, ERROR_EXAMPLES } from './error-docs.ts';
 import { ErrorResponse, EXAMPLE } from './model.ts';
+import { NAMED_SCHEMAS, withNamedSchemas } from './named-schemas.ts';
 
 export interface RouteLike {
   method: string;
@@ -101,7 +102,8 @@ export interface ApiInfo {
  * answers are shared components (one per status, an example per code); every request
  * body, parameter and answer carries an example, sampled from its schema (whose `examples`
  * hold real values: the sampler's own filler, such as "string", would say nothing), and
- * every operation a curl sample built from those examples.
+ * every operation a curl sample built from those examples. The schemas routes share are
+ * written once, under `components/schemas`, and referenced (named-schemas.ts).
  */
 export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -162,7 +164,7 @@ export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
       Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags)),
     ),
   ];
-  return forClients({
+  const document = forClients({
     openapi: '3.1.0',
     info: {
       title: info.title,
@@ -198,6 +200,10 @@ export function buildOpenApi(routes: RouteLike[], info: ApiInfo) {
     },
     paths,
   });
+  const named = Object.fromEntries(
+    Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [name, forClients(plain(schema) as Record<string, unknown>)]),
+  );
+  return withNamedSchemas(document, named);
 }
 
 /** Whether an operation's security requires the token (an empty requirement would make it optional). */

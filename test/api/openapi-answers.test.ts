@@ -73,4 +73,23 @@ describe('answers checked against /openapi.json', () => {
       check('POST', '/v1/auth/login', { ...limited, headers: withHeaders(real.headers, { 'retry-after': 'soon' }) }),
     ).toEqual(['POST /v1/auth/login → 429: header retry-after: "soon" does not match its schema']);
   });
+  test('a schema written once under components is checked where it is referred to', async () => {
+    using app = testApp();
+    const doc = (await app.request('GET', '/openapi.json')).json;
+    const { check } = openApiChecker(doc);
+    const { token } = await app.signup();
+    const created = await app.request('POST', '/v1/account/calculators', { token, body: { from: 'bmi' } });
+    const url = `/v1/account/calculators/${created.json.id}`;
+    const real = await app.request('GET', url, { token });
+    const answer = { status: real.status, headers: real.headers, text: real.text };
+    expect(check('GET', url, answer)).toEqual([]);
+    // The draft is `{ $ref: Definition }` here: a wrong input kind in it is caught all the same.
+    const schema = doc.paths['/v1/account/calculators/{id}'].get.responses['200'].content['application/json'].schema;
+    expect(schema.properties.draft).toEqual({ $ref: '#/components/schemas/Definition' });
+    const [input, ...inputs] = real.json.draft.inputs;
+    const draft = { ...real.json.draft, inputs: [{ ...input, kind: 'slider' }, ...inputs] };
+    expect(check('GET', url, { ...answer, text: JSON.stringify({ ...real.json, draft }) })[0]).toContain(
+      'does not match its schema',
+    );
+  });
 });

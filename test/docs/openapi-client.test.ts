@@ -2,7 +2,8 @@
  * A typed client generated from /openapi.json, as a consumer makes one: openapi-typescript
  * writes the types, openapi-fetch makes the calls. An owner's first hour written with it
  * (test/fixtures/openapi-client/first-hour.ts) compiles under `tsc --strict` without a
- * cast, and runs against a real server.
+ * cast, typing the definition by its name in the document (`Definition`), and runs
+ * against a real server.
  */
 import { describe, expect, test } from 'bun:test';
 import { copyFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';

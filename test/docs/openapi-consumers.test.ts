@@ -10,6 +10,7 @@ import { Json } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { ERROR_STATUS } from '../../src/errors.ts';
 import { ERROR_DETAILS } from '../../src/http/model.ts';
+import { followed } from '../helpers/openapi-check.ts';
 import { testApp } from '../helpers/test-app.ts';
 
 type Node = Record<string, any>;
@@ -90,7 +91,9 @@ describe('/openapi.json for its consumers', () => {
     const codes = [...plain.properties.code.anyOf.map((code: Node) => code.const), ...withDetails];
     expect(codes.sort()).toEqual(Object.keys(ERROR_STATUS).sort());
     const definition = detailed.find((shape) => shape.properties.code.const === 'invalid_definition');
-    expect(Object.keys(definition?.properties.details.items.properties)).toEqual(['path', 'message', 'position']);
+    // The definition's problems by their name, the type a client reads them as.
+    expect(definition?.properties.details.items).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(Object.keys(doc.components.schemas.Problem.properties)).toEqual(['path', 'message', 'position']);
     const request = detailed.find((shape) => shape.properties.code.const === 'invalid_request');
     const [fields, redacted] = request?.properties.details.anyOf ?? [];
     expect(Object.keys(fields.items.properties)).toEqual(['field', 'message']);
@@ -101,11 +104,15 @@ describe('/openapi.json for its consumers', () => {
     const doc = await openApiDocument();
     const load = doc.paths['/v1/widget/load'].post.responses['200'].content['application/json'].schema;
     // A catalogue calculator or an owner's; the catalogue's is the public shape with its definition.
-    const [calculator] = load.properties.calculator.anyOf;
+    const [catalogue] = load.properties.calculator.anyOf;
+    // Named once under components: a client gets one CatalogueCalculator and one Definition type.
+    expect(catalogue).toEqual({ $ref: '#/components/schemas/CatalogueCalculator' });
+    const calculator = followed(doc, catalogue);
     expect(calculator.required).toEqual(expect.arrayContaining(['id', 'fields', 'results', 'definition']));
-    expect(calculator.properties.definition.properties.inputs.items.anyOf).toHaveLength(3);
+    expect(calculator.properties.definition).toEqual({ $ref: '#/components/schemas/Definition' });
+    expect(followed(doc, calculator.properties.definition).properties.inputs.items.anyOf).toHaveLength(3);
     const one = doc.paths['/v1/calculators/{calcId}'].get.responses['200'].content['application/json'].schema;
-    expect(one.properties.calculator.properties).toEqual(calculator.properties);
+    expect(one.properties.calculator.$ref).toBe(catalogue.$ref);
   });
 
   test('headers, media types and optional bodies as the server answers and takes them', async () => {

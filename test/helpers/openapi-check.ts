@@ -45,6 +45,11 @@ function at(doc: Json, pointer: string): Json {
     .reduce((node, step) => node?.[step.replaceAll('~1', '/').replaceAll('~0', '~')], doc);
 }
 
+/** The schema a `$ref` node names in `doc` (followed to the end); any other node as it is. */
+export function followed(doc: Json, node: Json): Json {
+  return typeof node?.$ref === 'string' && node.$ref.startsWith('#/') ? followed(doc, at(doc, node.$ref)) : node;
+}
+
 const pointerStep = (step: string) => step.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** A checker for one document: `check` lists what is wrong with an answer ([] when it is described). */

@@ -2,17 +2,11 @@ import { type Static, t } from 'elysia';
 import { CALC_ID_PATTERN } from '../../calculators/id.ts';
 import { CALCULATOR_STATUSES } from '../../db/custom-calculators-store.ts';
 import { EXAMPLE_DEFINITION } from '../../definition/example.ts';
-import { Definition as DefinitionShape, Text, UnitSystem } from '../../definition/schema.ts';
+import { DocumentedDefinition as Definition, Text, UnitSystem } from '../../definition/schema.ts';
 import { EXAMPLE } from '../../http/model.ts';
 
 const calcId = (description: string, example = EXAMPLE_DEFINITION.id) =>
   t.String({ pattern: CALC_ID_PATTERN, description, examples: [example] });
-
-/**
- * The definition in full, as src/definition/schema.ts types it (inputs, variables, outputs
- * and tables, each a typed schema), with a complete small calculator as its example.
- */
-const Definition = { ...DefinitionShape, examples: [EXAMPLE_DEFINITION] } as typeof DefinitionShape;
 
 const at = (description: string, example: string = EXAMPLE.now) =>
   t.String({ format: 'date-time', description, examples: [example] });
