@@ -1,5 +1,5 @@
 import type { CalculatorResolver } from './calculator-resolver.ts';
-import { CALC_ID_PATTERN } from './calculators/id.ts';
+import { CALC_ID_PATTERN } from './definition/id.ts';
 import { getTemplate, type Template } from './calculators/index.ts';
 import type { CustomCalculatorsStore } from './db/custom-calculators-store.ts';
 import type { Definition } from './definition/types.ts';

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { CALC_ID_PATTERN } from '../../src/calculators/id.ts';
+import { CALC_ID_PATTERN } from '../../src/definition/id.ts';
 import { CliFailure } from '../base-command.ts';
 
 /** The CALCID argument of `config …` and `embed`. */

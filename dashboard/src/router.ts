@@ -1,5 +1,5 @@
 /** Addresses of the dashboard's pages; the History API moves between them without reloads. */
-import { CALC_ID_PATTERN } from '../../src/calculators/id.ts';
+import { CALC_ID_PATTERN } from '../../src/definition/id.ts';
 import { signal } from '@preact/signals';
 
 export const BASE = '/dashboard';

@@ -1,3 +1,4 @@
+import { Definition as DefinitionSchema } from './schema.ts';
 import type { Definition } from './types.ts';
 
 /**
@@ -47,3 +48,6 @@ export const EXAMPLE_DEFINITION: Definition = {
     ],
   },
 };
+
+/** The definition as the API reference shows it: with this calculator as its example. */
+export const DocumentedDefinition = { ...DefinitionSchema, examples: [EXAMPLE_DEFINITION] } as typeof DefinitionSchema;

@@ -3,7 +3,7 @@
  * the dashboard's builder and `calc calculators validate` say the same. Formula texts are
  * in src/formula/errors.ts.
  */
-import { LOCALES, MAX_TEXT_LENGTH } from './text.ts';
+import { LOCALES, MAX_TEXT_LENGTH } from './locales.ts';
 import { LIMITS } from './limits.ts';
 
 const quoted = (text: string) => `\`${text}\``;

@@ -6,11 +6,10 @@
  * docs/calculators.md explains every field.
  */
 import { type TOptional, type TSchema, Type } from '@sinclair/typebox';
-import { CALC_ID_PATTERN } from '../calculators/id.ts';
+import { CALC_ID_PATTERN } from './id.ts';
 import { MAX_FORMULA_LENGTH, NAME_PATTERN } from '../formula/limits.ts';
-import { EXAMPLE_DEFINITION } from './example.ts';
 import { LIMITS } from './limits.ts';
-import { LOCALES, MAX_TEXT_LENGTH } from './text.ts';
+import { LOCALES, MAX_TEXT_LENGTH } from './locales.ts';
 
 const closed = { additionalProperties: false } as const;
 const plain = Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH });
@@ -161,9 +160,6 @@ export const Definition = Type.Object(
   },
   { ...closed, description: 'An owner-defined calculator (docs/calculators.md).' },
 );
-
-/** The definition as the API reference shows it: with a complete small calculator as its example. */
-export const DocumentedDefinition = { ...Definition, examples: [EXAMPLE_DEFINITION] } as typeof Definition;
 
 /** One problem found in a definition: where (`outputs[1].formula`), what, and for a formula, at which character. */
 export const Problem = Type.Object({

@@ -1,14 +1,8 @@
 /**
  * Owner text (titles, labels, help, units, option and band labels): a string, or one
- * string per language with English required. The languages are the widget's: English,
- * built in, and one pack per language in widget/i18n/ (a test holds this list to it).
+ * string per language of LOCALES (./locales.ts) with English required.
  */
 import type { Text } from './types.ts';
-
-export const LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl'] as const;
-
-/** At most this many characters in each text. */
-export const MAX_TEXT_LENGTH = 200;
 
 /** The text in `locale`'s language ('de-AT' reads `de`), else in English. */
 export function textIn(text: Text, locale: string): string {

@@ -6,7 +6,7 @@
  * describes the same shape, and a test holds the two together.
  */
 import { convertUnit } from './units.ts';
-import { CALC_ID_PATTERN } from '../calculators/id.ts';
+import { CALC_ID_PATTERN } from './id.ts';
 import { perSystem } from './systems.ts';
 import { Refusal } from '../formula/errors.ts';
 import { FUNCTIONS } from '../formula/functions.ts';
@@ -15,7 +15,8 @@ import { explain } from '../formula/messages.ts';
 import { compile, IMPERIAL } from './compile.ts';
 import { LIMITS } from './limits.ts';
 import { definitionMessages as m } from './messages.ts';
-import { LOCALES, MAX_TEXT_LENGTH, textIn } from './text.ts';
+import { LOCALES, MAX_TEXT_LENGTH } from './locales.ts';
+import { textIn } from './text.ts';
 import type { Definition, NumberInput, Problem, UnitSystem } from './types.ts';
 
 type Obj = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { t, type TSchema } from 'elysia';
-import { CALC_ID_PATTERN } from '../calculators/id.ts';
+import { CALC_ID_PATTERN } from '../definition/id.ts';
 import { Problem } from '../definition/schema.ts';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { PLANS } from '../plans.ts';

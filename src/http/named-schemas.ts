@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { CatalogueCalculator } from '../calculators/schema.ts';
-import { DocumentedDefinition, Problem } from '../definition/schema.ts';
+import { DocumentedDefinition } from '../definition/example.ts';
+import { Problem } from '../definition/schema.ts';
 
 /**
  * The schemas /openapi.json names under `components/schemas`: shapes that several routes

@@ -8,7 +8,7 @@ import { templates } from '../../src/calculators/templates/index.ts';
 import { compile } from '../../src/definition/compile.ts';
 import { evaluate } from '../../src/definition/evaluate.ts';
 import { EXAMPLE_DEFINITION } from '../../src/definition/example.ts';
-import { LOCALES } from '../../src/definition/text.ts';
+import { LOCALES } from '../../src/definition/locales.ts';
 import type { Definition } from '../../src/definition/types.ts';
 import { validateDefinition } from '../../src/definition/validate.ts';
 import { testApp, type TestApp } from '../helpers/test-app.ts';

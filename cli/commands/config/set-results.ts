@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { WidgetConfigBody } from '../../../src/api-bodies.ts';
-import { LOCALES } from '../../../src/definition/text.ts';
+import { LOCALES } from '../../../src/definition/locales.ts';
 import type { Text } from '../../../src/definition/types.ts';
 import { CONTACT_MODES } from '../../../src/results/config.ts';
 import { invalidFlag } from '../../base-command.ts';

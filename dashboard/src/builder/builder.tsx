@@ -25,7 +25,7 @@ import { CalculatorSection, InputsSection, OutputsSection, TablesSection, Variab
 import { downloadDraft, ImportForm, readDefinition } from './transfer.tsx';
 import { Versions } from './versions.tsx';
 import { type PreviewLook, WidgetPreview } from './widget-preview.tsx';
-import { LOCALES } from '../../../src/definition/text.ts';
+import { LOCALES } from '../../../src/definition/locales.ts';
 import { adoptBuilderStyles } from './styles.ts';
 
 // The Calculators page (the list, new calculators) comes with the builder: one chunk, loaded on demand.

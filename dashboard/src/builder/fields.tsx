@@ -6,7 +6,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { LOCALES } from '../../../src/definition/text.ts';
+import { LOCALES } from '../../../src/definition/locales.ts';
 import type { Problem } from '../../../src/definition/types.ts';
 import { asObject, child, idOf, isObject, type Json, type Loc, parseNumber } from './draft.ts';
 import { type Bound, useBound, useEditor } from './editor-context.ts';

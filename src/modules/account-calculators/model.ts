@@ -1,8 +1,8 @@
 import { type Static, t } from 'elysia';
-import { CALC_ID_PATTERN } from '../../calculators/id.ts';
+import { CALC_ID_PATTERN } from '../../definition/id.ts';
 import { CALCULATOR_STATUSES } from '../../db/custom-calculators-store.ts';
-import { EXAMPLE_DEFINITION } from '../../definition/example.ts';
-import { DocumentedDefinition as Definition, Text, UnitSystem } from '../../definition/schema.ts';
+import { DocumentedDefinition as Definition, EXAMPLE_DEFINITION } from '../../definition/example.ts';
+import { Text, UnitSystem } from '../../definition/schema.ts';
 import { EXAMPLE } from '../../http/model.ts';
 
 const calcId = (description: string, example = EXAMPLE_DEFINITION.id) =>

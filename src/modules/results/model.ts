@@ -1,5 +1,5 @@
 import { t } from 'elysia';
-import { CALC_ID_PATTERN } from '../../calculators/id.ts';
+import { CALC_ID_PATTERN } from '../../definition/id.ts';
 import { EXAMPLE } from '../../http/model.ts';
 import { VALUE_SOURCES } from '../../definition/sources.ts';
 import { WidgetRequest } from '../widget/index.ts';

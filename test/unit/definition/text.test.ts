@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOCALES, textIn } from '../../../src/definition/text.ts';
+import { LOCALES } from '../../../src/definition/locales.ts';
+import { textIn } from '../../../src/definition/text.ts';
 
 describe('owner text', () => {
   test("the languages are the widget's: English and one pack per language in widget/i18n", () => {
