@@ -14,8 +14,7 @@
  * With BENCH_CAPS_BASELINE=<another checkout> (the tree before owner caps, say) the same
  * rounds also time that tree's app, in this process and alternated with this one's, so
  * both see the same machine: `git worktree add /tmp/before <commit>` (or `git archive`)
- * with node_modules linked, then run this file. The integrator's wrk run on a quiet
- * machine measures the executables.
+ * with node_modules linked, then run this file.
  *
  * Runs on its own (`bun bench/caps.ts`) or from `bench/run.ts`. Writes bench/results/caps.json.
  * Tunables (env): BENCH_CAPS_ROUNDS (default 60), BENCH_CAPS_LOADS (default 5000),

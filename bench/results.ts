@@ -13,8 +13,7 @@
  * 3. **The widget's load with results on, against off**, in process (as bench/caps.ts): a
  *    Base account without a results config and one with results on for bmi, their loads
  *    through `handle()` in alternating rounds, timed in CPU time; the throughput ratio is
- *    the median of each round's (off time ÷ on time). The integrator's wrk run measures the
- *    executables.
+ *    the median of each round's (off time ÷ on time).
  *
  * Writes bench/results/results.json. Env: BENCH_RESULTS_SECONDS (10), BENCH_RESULTS_RUNS (3),
  * BENCH_RESULTS_EVENTS (300), BENCH_RESULTS_ROUNDS (40), BENCH_RESULTS_LOADS (5000),
