@@ -1,7 +1,7 @@
-import { constants } from 'bun:sqlite';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Plan } from '../plans.ts';
 import type { Db } from './client.ts';
+import { dataVersionOf } from './data-version.ts';
 import { selectList } from './columns.ts';
 import { accounts, type domains, usage } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
@@ -49,15 +49,10 @@ export function createAccountsStore(db: Db) {
   const byApiKey = db.$client.query<AccountRow, { apiKey: string }>(
     `SELECT ${selectList(accounts)} FROM accounts WHERE api_key = $apiKey`,
   );
-  // A page loading an owner's calculator: the data version after the lookup's reads, a
-  // file control that reads a counter (no I/O, no lock). Unchanged since the resolver read
-  // the calculator, nothing was committed since, so the calculator it holds is current; a
+  // A page loading an owner's calculator: the data version after the lookup's reads.
+  // Unchanged since the resolver read the calculator, the calculator it holds is current; a
   // read of its own would cost a load as much as another statement (docs/performance.md).
-  const dataVersion = new Uint32Array(2);
-  const calculatorToken = (): number => {
-    db.$client.fileControl(constants.SQLITE_FCNTL_DATA_VERSION, dataVersion);
-    return dataVersion[0] as number;
-  };
+  const calculatorToken = dataVersionOf(db.$client);
   // Every widget call, after the key's account: the status of each candidate origin. On
   // SQLite two point reads cost half of one statement that joins them (measured in
   // docs/performance.md), and no round trip is saved in-process.

@@ -3,6 +3,7 @@ import type { Db } from './client.ts';
 import { selectList } from './columns.ts';
 import { widgetConfigs } from './sqlite/schema.ts';
 import { writeGateOf } from './write-gate.ts';
+import { dataVersionOf } from './data-version.ts';
 
 export type WidgetConfigRow = typeof widgetConfigs.$inferSelect;
 
@@ -14,17 +15,38 @@ interface StatusWrite {
   at: string;
 }
 
+/** Configs held in memory at most; past it they are read again as loads ask for them. */
+const MAX_HELD = 10_000;
+
 /** Persistence of widget configs; the lookup on every widget load is prepared once. */
 export function createWidgetConfigStore(db: Db) {
   const gate = writeGateOf(db.$client);
   const byKey = db.$client.query<WidgetConfigRow, { accountId: string; calcId: string }>(
     `SELECT ${selectList(widgetConfigs)} FROM widget_configs WHERE account_id = $accountId AND calc_id = $calcId`,
   );
+  // Every Extra load asks for its config, most of them for one that has not changed: a row
+  // read under the data version that stands now is current (./data-version.ts), and is
+  // answered from memory. Any commit to the file (a save here or on another server, a
+  // flush) changes the version, and the next load reads the row again.
+  const dataVersion = dataVersionOf(db.$client);
+  const held = new Map<string, { version: number; row: WidgetConfigRow | undefined }>();
 
   return {
-    /** Answered without a promise: every Extra load reads it (the PostgreSQL store answers one). */
-    find: (accountId: string, calcId: string): WidgetConfigRow | undefined | Promise<WidgetConfigRow | undefined> =>
-      byKey.get({ accountId, calcId }) ?? undefined,
+    /**
+     * Answered without a promise: every Extra load reads it (the PostgreSQL store answers
+     * one). The row is shared between callers: read it, never change it.
+     */
+    find: (accountId: string, calcId: string): WidgetConfigRow | undefined | Promise<WidgetConfigRow | undefined> => {
+      // Neither part holds a line break: account ids are generated, calculator ids a pattern.
+      const key = `${accountId}\n${calcId}`;
+      const version = dataVersion();
+      const entry = held.get(key);
+      if (entry?.version === version) return entry.row;
+      const row = byKey.get({ accountId, calcId }) ?? undefined;
+      if (held.size >= MAX_HELD) held.clear();
+      held.set(key, { version, row });
+      return row;
+    },
 
     /** Saves the webhook (or its removal, with nulls); the last status starts over. */
     saveWebhook: (row: Omit<WidgetConfigRow, 'webhookStatus'>): Promise<void> =>
