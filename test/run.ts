@@ -127,7 +127,7 @@ function testFiles(paths: string[]): string[] {
 const ran = passes.map(runPass);
 
 const minutes = (seconds: number) =>
-  `${Math.floor(seconds / 60)}m${String(Math.round(seconds % 60)).padStart(2, '0')}s`;
+  `${Math.floor(Math.round(seconds) / 60)}m${String(Math.round(seconds) % 60).padStart(2, '0')}s`;
 console.log(
   `\nTime per pass (wall clock, ${availableParallelism()} workers) and per group (its files' time, added up):`,
 );
