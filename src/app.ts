@@ -213,7 +213,6 @@ export function createApp(options: AppOptions) {
           ...widgetDeps,
           results: stores.results,
           configs: resultsConfigs,
-          resolve: resolveCalculator,
           signingSecrets,
           wake: delivery.wakeFor,
           allowances: config.submissions,

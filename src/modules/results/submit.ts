@@ -1,11 +1,10 @@
 import type { Static } from 'elysia';
-import type { CalculatorResolver } from '../../calculator-resolver.ts';
 import type { ResultRow, ResultsStore } from '../../db/results-store.ts';
 import { evaluate } from '../../definition/evaluate.ts';
 import { VALUE_SOURCES } from '../../definition/sources.ts';
 import { checkSubmittedValues, type ValueProblem } from '../../definition/submitted.ts';
 import { LOCALES } from '../../definition/locales.ts';
-import { textIn } from '../../definition/text.ts';
+import { languageOf, textIn } from '../../definition/text.ts';
 import type { UnitSystem } from '../../definition/types.ts';
 import { newEvent } from '../../delivery/events.ts';
 import { normaliseOrigin } from '../../domains/origin.ts';
@@ -25,7 +24,6 @@ type Submission = Static<typeof SubmitRequest>;
 export interface SubmitDeps extends WidgetDeps {
   results: ResultsStore;
   configs: ResultsConfigCache;
-  resolve: CalculatorResolver;
   /** The account's signing secrets that may have signed a context token. */
   signingSecrets: { active(accountId: string): readonly string[] | Promise<readonly string[]> };
   /** Wakes this server's delivery loop after a commit that queued an event for the account. */
@@ -56,14 +54,13 @@ export async function submitResult(
   originHeader: string | null,
   client: string,
 ): Promise<{ id: string }> {
-  const { account, origin, now } = await authoriseWidget(deps, body, originHeader, client);
+  // The calculator as the checks found it: the version this page may show, read once.
+  const { account, calculator, origin, now } = await authoriseWidget(deps, body, originHeader, client);
   const { calcId } = body;
   const config = (await deps.configs.get(account, calcId))?.config;
   if (!config?.enabled || !hasResults(account.plan))
     throw new AppError('results_disabled', `The owner of this calculator does not accept results (${calcId}).`);
   if (body.hp !== undefined && body.hp !== '') return { id: newResultId() };
-  const calculator = await deps.resolve(account.id, calcId);
-  if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${calcId}".`);
 
   const { systems } = calculator.compiled;
   const units = body.units ?? (systems[0] as UnitSystem);
@@ -87,7 +84,7 @@ export async function submitResult(
           nowSeconds: Math.floor(now.getTime() / 1000),
         });
   const page = pageOn(body.page, origin);
-  const locale = languageOf(body.locale);
+  const locale = shownLanguage(body.locale);
   const row: ResultRow = {
     id: newResultId(),
     accountId: account.id,
@@ -181,8 +178,9 @@ function prefillOf(inputs: readonly { key: string }[], sources: Submission['sour
 }
 
 /** The widget's language ('pt-BR' → 'pt'), English unless it is one calc speaks. */
-function languageOf(locale: string | undefined): string {
-  const language = locale?.split('-')[0]?.toLowerCase() ?? 'en';
+/** The visitor's language when the widget speaks it, else English: what the consent was shown in. */
+function shownLanguage(locale: string | undefined): string {
+  const language = locale === undefined ? 'en' : languageOf(locale);
   return (LOCALES as readonly string[]).includes(language) ? language : 'en';
 }
 
