@@ -5,12 +5,14 @@ import type { CustomCalculatorsStore } from './db/custom-calculators-store.ts';
 import type { Definition } from './definition/types.ts';
 import { AppError } from './errors.ts';
 
-const notFound = (calcId: string) => new AppError('calculator_not_found', `There is no calculator "${calcId}".`);
+/** 404 `calculator_not_found`: an unknown id, another account's, a draft never published, a deleted one alike. */
+export const calculatorNotFound = (calcId: string) =>
+  new AppError('calculator_not_found', `There is no calculator "${calcId}".`);
 
 /** The catalogue calculator with this id, or 404 `calculator_not_found` (routes that know no account). */
 export function requireCalculator(calcId: string): Template {
   const calculator = getTemplate(calcId);
-  if (!calculator) throw notFound(calcId);
+  if (!calculator) throw calculatorNotFound(calcId);
   return calculator;
 }
 
@@ -28,7 +30,7 @@ export async function requireAccountCalculator(
   const served = await deps.resolveCalculator(accountId, calcId);
   if (served) return served;
   const record = await deps.calculators.find(accountId, calcId);
-  if (!record) throw notFound(calcId);
+  if (!record) throw calculatorNotFound(calcId);
   return { definition: JSON.parse(record.row.draft) as Definition };
 }
 

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import type { ResolvedCalculator } from '../../calculator-resolver.ts';
 import type { InputValues } from '../../definition/types.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
+import type { LoadPart } from '../../results/config-cache.ts';
 import { invalidRequest } from '../../errors.ts';
 import { documentedAnswer, ErrorResponse } from '../../http/model.ts';
 import type { NativeRoute } from '../../http/native-route.ts';
@@ -69,7 +70,7 @@ function loadAnswer(calculator: ResolvedCalculator, values: InputValues): string
 export type ResultsForLoad = (
   account: AccountRow,
   calcId: string,
-) => { json: string } | undefined | Promise<{ json: string } | undefined>;
+) => LoadPart | undefined | Promise<LoadPart | undefined>;
 
 /**
  * The load answer with its `results` added before the answer's last brace. The joined text
@@ -78,7 +79,7 @@ export type ResultsForLoad = (
  * copying some kilobytes of definition again.
  */
 const joined = new WeakMap<object, { from: string; answer: string }>();
-function withResults(answer: string, results: { json: string } | undefined): string {
+function withResults(answer: string, results: LoadPart | undefined): string {
   if (results === undefined) return answer;
   const held = joined.get(results);
   if (held?.from === answer) return held.answer;

@@ -6,7 +6,7 @@ import type { AccountRow, AccountsStore, WidgetLookup } from '../../db/accounts-
 import type { DomainsStore } from '../../db/domains-store.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
 import type { WidgetLimit } from '../../http/rate-limit.ts';
-import type { CalculatorIds } from '../../require-calculator.ts';
+import { type CalculatorIds, calculatorNotFound } from '../../require-calculator.ts';
 import { dayOf, type LoadVerdict, type UsageCounter } from '../../usage/counter.ts';
 import type { WidgetEvent } from '../../usage/funnel.ts';
 import { isCountedRefusal, type RefusalReason } from '../../usage/refusals.ts';
@@ -213,7 +213,7 @@ function authorised(
   now: Date,
 ): AuthorisedWidget {
   // Not found alike: an unknown id, another account's, a draft never published, a deleted one.
-  if (!calculator) throw new AppError('calculator_not_found', `There is no calculator "${calcId}".`);
+  if (!calculator) throw calculatorNotFound(calcId);
   return { account, calculator, origin, now };
 }
 
