@@ -1,6 +1,5 @@
 import { and, desc, eq, getTableColumns, lt, or, sql } from 'drizzle-orm';
 import type { Database } from 'bun:sqlite';
-import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import type { NewEvent } from '../delivery/events.ts';
 import type { Db } from './client.ts';
 import { insertList, selectList } from './columns.ts';
@@ -43,29 +42,13 @@ export interface FinishedAttempt {
 }
 
 /**
- * Queues an event inside a write of the caller's (a SQLite transaction, drizzle's `tx`), so
- * that the event exists exactly when that write commits. Synchronous, as SQLite transactions
- * are. True when it was queued (the account has an endpoint that receives its type).
+ * Queues an event, prepared once per database: run inside a write of the caller's (a
+ * SQLite transaction on the same connection), the event exists exactly when that write
+ * commits. Only for an account whose endpoint receives this type (`test` always): the list
+ * is JSON text of known names, none holding a LIKE wildcard. True when it was queued.
  *
- *     db.transaction((tx) => { tx.insert(results).values(row).run(); addEventIn(tx, event, now) })
- */
-// biome-ignore lint/suspicious/noExplicitAny: any SQLite drizzle database or transaction
-export function addEventIn(tx: BaseSQLiteDatabase<'sync', any, any>, event: NewEvent, now: number): boolean {
-  // Only for an account whose endpoint receives this type (`test` always): the list is JSON
-  // text of known names, none holding a LIKE wildcard.
-  const receives = event.type === 'test' ? sql`1` : sql`events LIKE ${`%"${event.type}"%`}`;
-  const inserted = tx.run(
-    sql`INSERT INTO delivery_events (id, account_id, type, payload, status, attempts, next_attempt_at, created_at)
-      SELECT ${event.id}, account_id, ${event.type}, ${event.payload}, 'pending', 0, ${now}, ${event.createdAt}
-      FROM results_endpoints WHERE account_id = ${event.accountId} AND ${receives}`,
-  );
-  return inserted.changes === 1;
-}
-
-/**
- * `addEventIn` as one statement prepared once per database, for a write that queues an
- * event every time (a submitted result): the same rule, run in the caller's transaction on
- * the same connection, without building the SQL per call.
+ *     const eventIn = preparedEventIn(db.$client);
+ *     db.transaction((tx) => { tx.insert(results).values(row).run(); eventIn(event, now) })
  */
 export function preparedEventIn(sqlite: Database): (event: NewEvent, now: number) => boolean {
   const insert = sqlite.query<
@@ -96,6 +79,7 @@ const EVENT_COLUMNS = selectList(deliveryEvents);
 /** Persistence of the delivery queue and its log. */
 export function createDeliveryStore(db: Db) {
   const gate = writeGateOf(db.$client);
+  const eventIn = preparedEventIn(db.$client);
   // Due events of enabled endpoints, oldest due first, leased to one server. SQLite has one
   // writer per file (and one server per data directory), so the UPDATE alone is atomic.
   const claimDue = db.$client.query<
@@ -162,7 +146,7 @@ export function createDeliveryStore(db: Db) {
 
   return {
     /** Queues an event that stands alone (a test, a usage warning). True when it was queued. */
-    add: (event: NewEvent, now: number): Promise<boolean> => gate.write(() => addEventIn(db, event, now)),
+    add: (event: NewEvent, now: number): Promise<boolean> => gate.write(() => eventIn(event, now)),
 
     /**
      * Queues a usage event unless one of its key was ever queued (or would have been, the
@@ -179,7 +163,7 @@ export function createDeliveryStore(db: Db) {
             .onConflictDoNothing()
             .returning({ kind: usageNotices.kind })
             .all();
-          return first.length === 1 && addEventIn(tx, event, now);
+          return first.length === 1 && eventIn(event, now);
         }),
       ),
 

@@ -5,7 +5,7 @@ import { newEvent, type EventType } from './events.ts';
  * Queues events that stand alone for the account's results endpoint and wakes this
  * server's delivery loop, so the first attempt starts at once. Events written together
  * with another row (a submitted result) are queued inside that write's transaction instead
- * (`addEventIn`, `addPgEventIn`), then `wake()` after it commits; usage events, once per
+ * (`preparedEventIn`, `addPgEventIn`), then `wake()` after it commits; usage events, once per
  * period whatever the servers, by `createUsageEvents` (usage-events.ts).
  */
 export function createEventQueue(deps: { deliveries: DeliveryStore; wake: () => void; now: () => Date }) {

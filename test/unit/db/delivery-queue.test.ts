@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
-import { addEventIn } from '../../../src/db/delivery-store.ts';
+import { preparedEventIn } from '../../../src/db/delivery-store.ts';
 import { addPgEventIn } from '../../../src/db/postgres/delivery-stores.ts';
 import { newEvent } from '../../../src/delivery/events.ts';
 import { usePostgres } from '../../helpers/postgres.ts';
@@ -31,9 +31,10 @@ async function writeWithEvent(s: Stores, accountId: string, fail: boolean): Prom
   const { sqlite, postgres } = s;
   if (sqlite) {
     try {
+      const eventIn = preparedEventIn(sqlite.$client);
       sqlite.transaction((tx) => {
         tx.run(sql`UPDATE accounts SET plan = 'base' WHERE id = ${accountId}`);
-        expect(addEventIn(tx, event, NOW)).toBe(true);
+        expect(eventIn(event, NOW)).toBe(true);
         if (fail) throw boom;
       });
     } catch (error) {
