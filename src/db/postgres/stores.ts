@@ -5,7 +5,7 @@ import { publishedStampSql } from '../custom-calculators-store.ts';
 import type { DomainsStore } from '../domains-store.ts';
 import type { SigningSecretsStore } from '../signing-secrets-store.ts';
 import { DAILY_DELTAS, type UsageDeltas, type UsageStore } from '../usage-store.ts';
-import type { FunnelEvent } from '../../usage/funnel.ts';
+import { FUNNEL_COUNTS, type FunnelCounts, type FunnelEvent } from '../../usage/funnel.ts';
 import type { WidgetConfigStore } from '../widget-config-store.ts';
 import type { SQL } from 'bun';
 import type { PgDb } from './client.ts';
@@ -204,12 +204,10 @@ const DAILY_TABLES = {
 /** One step's count of `funnel_daily`'s rows, summed (the steps side by side, as `FunnelCounts` names them). */
 const stepSum = (event: FunnelEvent) =>
   sql<number>`sum(CASE WHEN ${funnelDaily.event} = ${event} THEN ${funnelDaily.count} ELSE 0 END)`.mapWith(Number);
-const FUNNEL_SUMS = {
-  views: stepSum('view'),
-  starts: stepSum('start'),
-  completes: stepSum('complete'),
-  submits: stepSum('submit'),
-};
+// One sum per step, named as `FunnelCounts` names them: from the steps' one list.
+const FUNNEL_SUMS = Object.fromEntries(
+  Object.entries(FUNNEL_COUNTS).map(([event, name]) => [name, stepSum(event as FunnelEvent)]),
+) as Record<keyof FunnelCounts, ReturnType<typeof stepSum>>;
 
 export function createPgUsageStore(db: PgDb): UsageStore {
   const dayRange = (column: (typeof DAILY_TABLES)[keyof typeof DAILY_TABLES]['day'], from: string, to: string) =>
