@@ -267,7 +267,7 @@ export function createUsageCounter(
     for (const key of keys) {
       const e = entries.get(key);
       if (!e) continue;
-      const [accountId = '', period = ''] = key.split(SEP);
+      const { accountId, period } = e;
       const stored = e.stored;
       const read = await store.loads(accountId, period);
       // Loads counted during the read crossed on their own: only the jump is judged here.
@@ -433,9 +433,9 @@ export function createUsageCounter(
 
   function pendingDeltas(): UsageDeltas {
     const deltas: UsageDeltas = { monthly: [], loads: [], calls: [], refused: [], skipped: [], funnel: [] };
-    for (const [key, e] of entries) {
+    for (const e of entries.values()) {
       if (e.pending === 0) continue;
-      const [accountId = '', period = ''] = key.split(SEP);
+      const { accountId, period } = e;
       deltas.monthly.push({ accountId, period, loads: e.pending });
       for (const [day, calcId, domain, loads] of entriesOf(e.days))
         deltas.loads.push({ accountId, day, calcId, domain, loads });
