@@ -26,7 +26,15 @@ function errorOf(body: unknown, status: number): ApiError {
   return new ApiError(status, `http_${status}`, `The server answered ${status}.`);
 }
 
-export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+/**
+ * The server's answer to an API call when it is a success (2xx), its body unread (a file to
+ * download, say). A failure throws its ApiError; an invalid session signs out.
+ */
+export async function apiResponse(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<Response> {
   const headers: Record<string, string> = {};
   const bearer = token.value;
   if (bearer) headers.authorization = `Bearer ${bearer}`;
@@ -43,19 +51,19 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
   } catch {
     throw new ApiError(0, 'network_error', 'The server cannot be reached. Check your connection and try again.');
   }
-  let parsed: unknown;
-  try {
-    parsed = await response.json();
-  } catch {
-    parsed = undefined;
-  }
   if (!response.ok) {
-    const error = errorOf(parsed, response.status);
+    const error = errorOf(await response.json().catch(() => undefined), response.status);
     // Only an invalid session signs out: a wrong password on a form is a 401 too.
     if (error.code === 'unauthorized' && bearer) endSession(error.message);
     throw error;
   }
-  return parsed as T;
+  return response;
+}
+
+/** An API call's JSON answer (undefined for an answer without one); a failure throws its ApiError. */
+export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const response = await apiResponse(method, path, body);
+  return (await response.json().catch(() => undefined)) as T;
 }
 
 /** The code and details of a refusal by the server ('' and undefined for any other failure). */

@@ -9,13 +9,14 @@ import type {
   TestEventBody,
 } from '../../../src/api-bodies.ts';
 import { EVENT_TYPES } from '../../../src/delivery/events.ts';
-import { hasResults, PLAN_NAMES, setPlanCommand } from '../../../src/plans.ts';
 import { api, messageOf } from '../api.ts';
 import { Confirm } from '../components/confirm.tsx';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { PageTitle } from '../components/page-title.tsx';
+import { ResultsPlanWarning } from '../components/results-plan.tsx';
 import { formatDateTime } from '../format.ts';
 import { useApi } from '../use-api.ts';
+import { usePages } from '../use-pages.ts';
 
 const PATH = '/v1/account/results-endpoint';
 type Endpoint = NonNullable<ResultsEndpointBody['endpoint']>;
@@ -179,21 +180,18 @@ function Settings(props: { endpoint: Endpoint | null; onSaved: (endpoint: Endpoi
 }
 
 function Log(props: { enabled: boolean }) {
-  const first = useApi<DeliveryListBody>(`${PATH}/deliveries?limit=20`);
-  const [older, setOlder] = useState<DeliveryJson[]>([]);
-  const [cursor, setCursor] = useState<string | null | undefined>(undefined);
+  const { first, rows, next, more, restart } = usePages(
+    `${PATH}/deliveries?limit=20`,
+    (body: DeliveryListBody) => body.deliveries,
+  );
   const [notice, setNotice] = useState<NoticeState | null>(null);
-  const rows = [...(first.data?.deliveries ?? []), ...older];
-  const next = cursor === undefined ? first.data?.nextCursor : cursor;
   const act = async (work: () => Promise<string>) => {
     try {
       setNotice({ kind: 'ok', text: await work() });
     } catch (error) {
       setNotice({ kind: 'error', text: messageOf(error) });
     }
-    setOlder([]);
-    setCursor(undefined);
-    first.reload();
+    restart();
   };
   return (
     <section aria-labelledby="log-heading" class="card wide">
@@ -272,11 +270,7 @@ function Log(props: { enabled: boolean }) {
       {next && (
         <button
           type="button"
-          onClick={async () => {
-            const page = await api<DeliveryListBody>('GET', `${PATH}/deliveries?limit=20&cursor=${next}`);
-            setOlder((list) => [...list, ...page.deliveries]);
-            setCursor(page.nextCursor);
-          }}
+          onClick={() => more().catch((error) => setNotice({ kind: 'error', text: messageOf(error) }))}
         >
           Older attempts
         </button>
@@ -299,13 +293,7 @@ export function ResultsEndpoint() {
         calc POSTs each event (a submitted result, usage warnings, tests) to your endpoint, signed by the Standard
         Webhooks convention, and retries failures for three days.
       </p>
-      {account && !hasResults(account.plan) && (
-        <p class="warning">
-          Results need the {PLAN_NAMES.base} or {PLAN_NAMES.extra} plan; this account is on the{' '}
-          {PLAN_NAMES[account.plan]} plan. Whoever runs this server changes plans with{' '}
-          <code>{setPlanCommand(account.email, 'base')}</code>.
-        </p>
-      )}
+      {account && <ResultsPlanWarning account={account} />}
       {loaded.error && <p role="alert">{loaded.error}</p>}
       {secret && <OnceSecret secret={secret} />}
       {loaded.data && (

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AccountOverviewBody, WidgetConfigBody } from '../../../src/api-bodies.ts';
 import type { Text } from '../../../src/definition/types.ts';
-import { hasResults, PLAN_NAMES, setPlanCommand } from '../../../src/plans.ts';
+import { hasResults } from '../../../src/plans.ts';
 import { CONTACT_FIELDS, CONTACT_MODES } from '../../../src/results/config.ts';
 import { api, messageOf } from '../api.ts';
 import { Link } from '../components/link.tsx';
+import { ResultsPlanWarning } from '../components/results-plan.tsx';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { BASE } from '../router.ts';
 
@@ -87,13 +88,7 @@ export function ResultsForm(props: {
         choose, and the visitor ticks your consent text. They appear on the{' '}
         <Link href={`${BASE}/results`}>Results</Link> page.
       </p>
-      {!allowed && (
-        <p class="warning">
-          Results need the {PLAN_NAMES.base} or {PLAN_NAMES.extra} plan; this account is on the{' '}
-          {PLAN_NAMES[props.account.plan]} plan. Whoever runs this server changes plans with{' '}
-          <code>{setPlanCommand(props.account.email, 'base')}</code>.
-        </p>
-      )}
+      <ResultsPlanWarning account={props.account} />
       {saved !== undefined && (
         <form onSubmit={save}>
           <label class="check">

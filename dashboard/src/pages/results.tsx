@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AccountOverviewBody, DomainListBody, ResultJson, ResultListBody } from '../../../src/api-bodies.ts';
-import { hasResults, PLAN_NAMES, setPlanCommand } from '../../../src/plans.ts';
-import { api, messageOf } from '../api.ts';
+import { api, apiResponse, messageOf } from '../api.ts';
 import { Confirm } from '../components/confirm.tsx';
 import { Link } from '../components/link.tsx';
+import { ResultsPlanWarning } from '../components/results-plan.tsx';
 import { Notice, type NoticeState } from '../components/notice.tsx';
 import { PageTitle } from '../components/page-title.tsx';
 import { formatDateTime } from '../format.ts';
 import { BASE, RESULTS_ENDPOINT_PATH } from '../router.ts';
-import { token } from '../session.ts';
 import { useApi } from '../use-api.ts';
+import { usePages } from '../use-pages.ts';
 
 interface Filters {
   calcId: string;
@@ -26,6 +26,13 @@ function queryOf(filters: Filters): URLSearchParams {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(filters)) if (value.trim() !== '') query.set(name, value.trim());
   return query;
+}
+
+/** The list's first page under `filters`: 25 results, newest first. */
+function listPath(filters: Filters): string {
+  const query = queryOf(filters);
+  query.set('limit', '25');
+  return `/v1/results?${query}`;
 }
 
 const contactOf = (result: ResultJson) =>
@@ -88,15 +95,7 @@ function Detail(props: { result: ResultJson; onClose: () => void }) {
  * holds the file until it is saved, so very large exports belong to `calc results export`.
  */
 async function download(query: URLSearchParams): Promise<number> {
-  const response = await fetch(`/v1/results/export?${query}`, {
-    headers: { authorization: `Bearer ${token.value ?? ''}` },
-    credentials: 'omit',
-    cache: 'no-store',
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new Error(body?.error?.message ?? `The server answered ${response.status}.`);
-  }
+  const response = await apiResponse('GET', `/v1/results/export?${query}`);
   const blob = await response.blob();
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
@@ -112,21 +111,12 @@ export function Results() {
   const domains = useApi<DomainListBody>('/v1/domains');
   const [editing, setEditing] = useState<Filters>(NO_FILTERS);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const first = useApi<ResultListBody>(`/v1/results?limit=25&${queryOf(filters)}`);
-  const [older, setOlder] = useState<ResultJson[]>([]);
-  const [cursor, setCursor] = useState<string | null | undefined>(undefined);
+  const { first, rows, next, more, restart } = usePages(listPath(filters), (body: ResultListBody) => body.results);
   const [shown, setShown] = useState<ResultJson | null>(null);
   const [deleting, setDeleting] = useState<ResultJson | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const account = overview.data?.account;
-  const rows = [...(first.data?.results ?? []), ...older];
-  const next = cursor === undefined ? first.data?.nextCursor : cursor;
-  const restart = () => {
-    setOlder([]);
-    setCursor(undefined);
-    first.reload();
-  };
   const field = (name: keyof Filters) => ({
     value: editing[name],
     onInput: (event: { currentTarget: { value: string } }) =>
@@ -141,21 +131,13 @@ export function Results() {
         calculator on its page; calc delivers each one to your{' '}
         <Link href={`${BASE}${RESULTS_ENDPOINT_PATH}`}>results endpoint</Link>.
       </p>
-      {account && !hasResults(account.plan) && (
-        <p class="warning">
-          Results need the {PLAN_NAMES.base} or {PLAN_NAMES.extra} plan; this account is on the{' '}
-          {PLAN_NAMES[account.plan]} plan. Whoever runs this server changes plans with{' '}
-          <code>{setPlanCommand(account.email, 'base')}</code>.
-        </p>
-      )}
+      {account && <ResultsPlanWarning account={account} />}
       <section aria-labelledby="filters-heading" class="card">
         <h2 id="filters-heading">Filters</h2>
         <form
           class="inline"
           onSubmit={(event) => {
             event.preventDefault();
-            setOlder([]);
-            setCursor(undefined);
             setFilters(editing);
           }}
         >
@@ -268,12 +250,7 @@ export function Results() {
           type="button"
           onClick={async () => {
             try {
-              const query = queryOf(filters);
-              query.set('limit', '25');
-              query.set('cursor', next);
-              const page = await api<ResultListBody>('GET', `/v1/results?${query}`);
-              setOlder((list) => [...list, ...page.results]);
-              setCursor(page.nextCursor);
+              await more();
             } catch (error) {
               setNotice({ kind: 'error', text: messageOf(error) });
             }
