@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { matchingOrigins, normaliseOrigin } from '../../../src/domains/origin.ts';
+import { matchingOrigins } from '../../../src/domains/origin.ts';
 import { api, messageOf } from '../api.ts';
 import { Confirm } from '../components/confirm.tsx';
 import { Notice, type NoticeState } from '../components/notice.tsx';
@@ -10,12 +10,15 @@ import type { DomainBody, DomainJson, DomainListBody } from '../../../src/api-bo
 
 /** Which registered origin (if any) lets a page at `address` show widgets: the server's own rule. */
 function tryAddress(address: string, domains: DomainJson[]): string {
-  let origin: string;
+  // A page's origin as the browser spells it is the stored spelling (lower case, punycode, no
+  // default port): the server's parser, with its error catalogue, stays out of the bundle.
+  let url: URL | undefined;
   try {
-    origin = normaliseOrigin(new URL(address.trim()).origin).origin;
-  } catch {
+    url = new URL(address.trim());
+  } catch {}
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
     return `"${address}" is not a page address such as https://a.shop.example/page.`;
-  }
+  const { origin } = url;
   const byOrigin = new Map(domains.map((domain) => [domain.domain, domain]));
   const found = matchingOrigins(origin)
     .map((candidate) => byOrigin.get(candidate))
