@@ -1,3 +1,4 @@
+import { DAY_PATTERN } from '../../http/days.ts';
 import { t } from 'elysia';
 import { CALC_ID_PATTERN } from '../../definition/id.ts';
 import { EXAMPLE } from '../../http/model.ts';
@@ -140,8 +141,6 @@ export const ResultList = t.Object({
 export const ResultDeleted = t.Object({ id: t.String({ examples: [EXAMPLE_RESULT_ID] }), deleted: t.Literal(true) });
 
 export const ResultParam = t.Object({ id: t.String({ maxLength: 64, examples: [EXAMPLE_RESULT_ID] }) });
-
-const DAY_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 
 /** The filters lists and exports share. */
 const filters = {

@@ -1,9 +1,9 @@
+import { DAY_PATTERN } from '../../http/days.ts';
 import { t, type TSchema } from 'elysia';
 import { EXAMPLE, Outcome } from '../../http/model.ts';
 import { REFUSAL_REASONS } from '../../usage/refusals.ts';
 import { SKIP_REASONS } from '../../webhook/outcomes.ts';
 
-const DAY_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 const day = (example: string) =>
   t.String({ pattern: DAY_PATTERN, description: 'A UTC day, YYYY-MM-DD', examples: [example] });
 

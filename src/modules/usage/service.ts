@@ -4,7 +4,8 @@ import type { AccountRow } from '../../db/accounts-store.ts';
 import type { CalculatorFunnel, UsageStore } from '../../db/usage-store.ts';
 import { normaliseOrigin } from '../../domains/origin.ts';
 import { invalidRequest } from '../../errors.ts';
-import { DAY_MS, dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
+import { checkOrder, dayNumber, realDay, startOfDay } from '../../http/days.ts';
+import { dayOf, periodOf, type UsageCounter } from '../../usage/counter.ts';
 import { FUNNEL_COUNTS, type FunnelCounts, funnelRates, noFunnel } from '../../usage/funnel.ts';
 import type { FunnelQuery, FunnelReport, QuotaPeriod, QuotaStatus, UsageQuery, UsageReport } from './model.ts';
 
@@ -39,16 +40,7 @@ const DEFAULT_DAYS = 30;
 /** The longest range one request may ask for, in days between `from` and `to`. */
 const MAX_SPAN_DAYS = 366;
 
-/** Days since 1970-01-01 of a "YYYY-MM-DD" that names a real date, else null. */
-function dayNumber(day: string): number | null {
-  const ms = Date.parse(`${day}T00:00:00Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day) return null;
-  return ms / DAY_MS;
-}
-
-function dayFromNumber(n: number): string {
-  return new Date(n * DAY_MS).toISOString().slice(0, 10);
-}
+const dayFromNumber = (n: number): string => startOfDay(n).slice(0, 10);
 
 /**
  * The range a request asks for: `to` defaults to today (UTC) and `from` to 29 days
@@ -56,12 +48,10 @@ function dayFromNumber(n: number): string {
  */
 function usageRange(query: Static<typeof UsageQuery>, today: string): { from: string; to: string } {
   const to = query.to ?? today;
-  const toN = dayNumber(to);
-  if (toN === null) throw invalidRequest(`to must be a real date as YYYY-MM-DD; ${to} is not one.`);
+  const toN = realDay('to', to);
   const from = query.from ?? dayFromNumber(toN - (DEFAULT_DAYS - 1));
-  const fromN = dayNumber(from);
-  if (fromN === null) throw invalidRequest(`from must be a real date as YYYY-MM-DD; ${from} is not one.`);
-  if (fromN > toN) throw invalidRequest(`from (${from}) must not be after to (${to}).`);
+  const fromN = realDay('from', from);
+  checkOrder({ day: from, n: fromN }, { day: to, n: toN });
   if (toN - fromN > MAX_SPAN_DAYS)
     throw invalidRequest(`from and to may be at most ${MAX_SPAN_DAYS} days apart; ${from} to ${to} is ${toN - fromN}.`);
   return { from, to };
