@@ -1,3 +1,4 @@
+import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor.ts';
 import type { AccountRow } from '../../db/accounts-store.ts';
 import type { DeliveryStore, LogCursor, LoggedAttempt } from '../../db/delivery-store.ts';
 import type { ResultsEndpointRow, ResultsEndpointStore } from '../../db/results-endpoint-store.ts';
@@ -9,7 +10,7 @@ import {
 } from '../../delivery/endpoint-secrets.ts';
 import { EVENT_TYPES, newEvent, type ChoosableEventType } from '../../delivery/events.ts';
 import type { AttemptRecord, DeliveryWorker } from '../../delivery/worker.ts';
-import { AppError, invalidRequest } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { hasResults, resultsPlanRequired } from '../../plans.ts';
 import type { HeaderCipher } from '../../security/header-cipher.ts';
 import { lastFour, newEndpointSecret } from '../../security/standard-webhooks.ts';
@@ -170,19 +171,13 @@ function deliveryOf(row: LoggedAttempt): DeliveryJson {
   };
 }
 
-const encodeCursor = (row: LoggedAttempt): string =>
-  Buffer.from(JSON.stringify([row.at, row.eventId, row.attempt])).toString('base64url');
+/** The last attempt's time, event and number. */
+const cursorOf = (row: LoggedAttempt): string => encodeCursor([row.at, row.eventId, row.attempt]);
 
-function decodeCursor(text: string): LogCursor {
-  try {
-    const [at, eventId, attempt] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at === 'string' && typeof eventId === 'string' && Number.isSafeInteger(attempt))
-      return { at, eventId, attempt: attempt as number };
-  } catch {
-    // refused below
-  }
-  throw invalidRequest('cursor: not a cursor this server gave out; start again without one.');
-}
+const readCursor = ([at, eventId, attempt]: unknown[]): LogCursor | undefined =>
+  typeof at === 'string' && typeof eventId === 'string' && Number.isSafeInteger(attempt)
+    ? { at, eventId, attempt: attempt as number }
+    : undefined;
 
 /** The delivery log, newest first, a page at a time. */
 export async function listDeliveries(
@@ -191,12 +186,10 @@ export async function listDeliveries(
   query: { limit?: number; cursor?: string; eventId?: string },
 ): Promise<{ deliveries: DeliveryJson[]; nextCursor: string | null }> {
   const limit = query.limit ?? 50;
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  // One more than asked: whether a next page exists, without a count.
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, readCursor);
   const rows = await deps.deliveries.attempts(accountId, { limit: limit + 1, cursor, eventId: query.eventId });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return { deliveries: page.map(deliveryOf), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  const { page, nextCursor } = pageOf(rows, limit, cursorOf);
+  return { deliveries: page.map(deliveryOf), nextCursor };
 }
 
 /** Sends an event again under the same `webhook-id` and body. */

@@ -2,7 +2,8 @@ import type { Static } from 'elysia';
 import type { ResultRow, ResultsCursor, ResultsFilter, ResultsStore } from '../../db/results-store.ts';
 import { normaliseOrigin } from '../../domains/origin.ts';
 import { AppError, invalidRequest } from '../../errors.ts';
-import { DAY_MS } from '../../usage/counter.ts';
+import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor.ts';
+import { checkOrder, realDay, startOfDay } from '../../http/days.ts';
 import type { ExportQuery, ResultJson, ResultsQuery } from './model.ts';
 
 export type ResultJsonBody = Static<typeof ResultJson>;
@@ -31,26 +32,15 @@ export function resultJson(row: ResultRow): ResultJsonBody {
   };
 }
 
-/** A day's number since the epoch, or null when `day` is not a real date. */
-function dayNumber(day: string): number | null {
-  const ms = Date.parse(`${day}T00:00:00.000Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day) return null;
-  return ms / DAY_MS;
-}
-
-const startOf = (n: number) => new Date(n * DAY_MS).toISOString();
-
 /** The store's filter for a query: real dates (`from` not after `to`), a well-formed origin. */
 export function filterOf(query: Omit<Static<typeof ExportQuery>, 'format'>): ResultsFilter {
   const filter: ResultsFilter = {};
-  const from = query.from === undefined ? undefined : dayNumber(query.from);
-  const to = query.to === undefined ? undefined : dayNumber(query.to);
-  if (from === null) throw invalidRequest(`from must be a real date as YYYY-MM-DD; ${query.from} is not one.`);
-  if (to === null) throw invalidRequest(`to must be a real date as YYYY-MM-DD; ${query.to} is not one.`);
-  if (from !== undefined && to !== undefined && from > to)
-    throw invalidRequest(`from (${query.from}) must not be after to (${query.to}).`);
-  if (from !== undefined) filter.from = startOf(from);
-  if (to !== undefined) filter.before = startOf(to + 1);
+  const from = query.from === undefined ? undefined : realDay('from', query.from);
+  const to = query.to === undefined ? undefined : realDay('to', query.to);
+  if (query.from !== undefined && from !== undefined && query.to !== undefined && to !== undefined)
+    checkOrder({ day: query.from, n: from }, { day: query.to, n: to });
+  if (from !== undefined) filter.from = startOfDay(from);
+  if (to !== undefined) filter.before = startOfDay(to + 1);
   if (query.calcId !== undefined) filter.calcId = query.calcId;
   if (query.domain !== undefined) {
     try {
@@ -64,16 +54,13 @@ export function filterOf(query: Omit<Static<typeof ExportQuery>, 'format'>): Res
   return filter;
 }
 
-/** Cursors are opaque to clients: the last row's time and id, base64url. */
-function encodeCursor(row: ResultsCursor): string {
-  return Buffer.from(`${row.createdAt}|${row.id}`).toString('base64url');
-}
+/** The last row's time and id. */
+const cursorOf = (row: ResultsCursor): string => encodeCursor([row.createdAt, row.id]);
 
-function decodeCursor(cursor: string): ResultsCursor {
-  const [createdAt, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (createdAt && id && rest.length === 0 && !Number.isNaN(Date.parse(createdAt))) return { createdAt, id };
-  throw invalidRequest('cursor: not a cursor this server gave out; start again without one.');
-}
+const readCursor = ([createdAt, id, ...rest]: unknown[]): ResultsCursor | undefined =>
+  typeof createdAt === 'string' && typeof id === 'string' && rest.length === 0 && !Number.isNaN(Date.parse(createdAt))
+    ? { createdAt, id }
+    : undefined;
 
 /** A page of the account's results, newest first. */
 export async function listResults(
@@ -82,12 +69,10 @@ export async function listResults(
   query: Static<typeof ResultsQuery>,
 ): Promise<{ results: ResultJsonBody[]; nextCursor: string | null }> {
   const limit = query.limit ?? 50;
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  // One more than asked: whether a next page exists, without a count.
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, readCursor);
   const rows = await deps.results.list(accountId, filterOf(query), limit + 1, cursor);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return { results: page.map(resultJson), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  const { page, nextCursor } = pageOf(rows, limit, cursorOf);
+  return { results: page.map(resultJson), nextCursor };
 }
 
 const notFound = (id: string) => new AppError('result_not_found', `There is no result ${id} of this account.`);
