@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia';
-import { chooseEncoding, matchesEtag, type ScriptEncoding } from '../../http/encoding.ts';
+import { answerFile, servedFileOf } from '../../http/encoding.ts';
 import { bundleDashboard } from './bundle.macro.ts' with { type: 'macro' };
-import type { DashboardAsset } from './bundle.macro.ts';
 import { dashboardPage } from './page.ts';
 
 // Inlined at bundle time: every built file with its gzip/brotli copies as literals.
@@ -17,28 +16,7 @@ export const ASSET_PREFIX = '/assets/dashboard/';
 export const DASHBOARD_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(Buffer.from(text, 'base64'));
-
-interface ServedAsset {
-  type: string;
-  etag: string;
-  bodies: Record<ScriptEncoding, Uint8Array<ArrayBuffer>>;
-}
-
-const assets = new Map<string, ServedAsset>(
-  built.map((asset) => [
-    asset.name,
-    {
-      type: asset.type,
-      etag: asset.etag,
-      bodies: {
-        identity: new TextEncoder().encode(asset.text),
-        gzip: fromBase64(asset.gzip),
-        br: fromBase64(asset.br),
-      },
-    },
-  ]),
-);
+const assets = new Map(built.map((asset) => [asset.name, { type: asset.type, file: servedFileOf(asset) }] as const));
 
 /** The files the page links: entry points only (chunks are imported by them when needed). */
 const linked = (extension: string) =>
@@ -51,14 +29,17 @@ const linked = (extension: string) =>
  */
 export const isBuilderChunk = (name: string): boolean => name.startsWith('builder-') && name.endsWith('.js');
 
-const gzipBytes = (assets: DashboardAsset[]) =>
-  assets.reduce((sum, asset) => sum + fromBase64(asset.gzip).byteLength, 0);
+const gzipBytes = (builder: boolean) =>
+  [...assets].reduce(
+    (sum, [name, { file }]) => (isBuilderChunk(name) === builder ? sum + file.bodies.gzip.byteLength : sum),
+    0,
+  );
 
 /** Gzip bytes of all the dashboard's JavaScript and CSS but the builder: the size budget is measured on this. */
-export const dashboardGzipBytes = gzipBytes(built.filter((asset) => !isBuilderChunk(asset.name)));
+export const dashboardGzipBytes = gzipBytes(false);
 
 /** Gzip bytes of the builder's chunk. */
-export const builderGzipBytes = gzipBytes(built.filter((asset) => isBuilderChunk(asset.name)));
+export const builderGzipBytes = gzipBytes(true);
 
 const securityHeaders = {
   'content-security-policy': DASHBOARD_CSP,
@@ -96,19 +77,11 @@ export function dashboardModule(deps: { signupEnabled: boolean }) {
           set.status = 404;
           return { error: { code: 'not_found', message: `No dashboard file ${params.name}.` } };
         }
-        const headers: Record<string, string> = {
-          etag: asset.etag,
-          // The name changes with the content, so a cached copy is never stale.
+        // The name changes with the content, so a cached copy is never stale.
+        return answerFile(request, asset.file, asset.type, {
           'cache-control': 'public, max-age=31536000, immutable',
-          vary: 'Accept-Encoding',
           ...securityHeaders,
-        };
-        if (matchesEtag(request.headers.get('if-none-match'), asset.etag))
-          return new Response(null, { status: 304, headers });
-        const encoding = chooseEncoding(request.headers.get('accept-encoding'));
-        if (encoding !== 'identity') headers['content-encoding'] = encoding;
-        headers['content-type'] = asset.type;
-        return new Response(asset.bodies[encoding], { headers });
+        });
       },
       { detail: { hide: true } },
     );

@@ -3,29 +3,22 @@ import { Definition } from '../../definition/schema.ts';
 import { AppError } from '../../errors.ts';
 import { bundleWidgetScript } from './bundle.macro.ts' with { type: 'macro' };
 import type { BuiltFile } from './bundle.macro.ts';
-import { chooseEncoding, matchesEtag, type ScriptEncoding } from '../../http/encoding.ts';
+import { answerFile, type ServedFile, servedFileOf } from '../../http/encoding.ts';
 
 // Inlined at bundle time: the script, the language packs and the catalogue's template files,
 // with gzip/brotli copies, as literals.
 const bundle = bundleWidgetScript();
 
-const fromBase64 = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(Buffer.from(text, 'base64'));
-
-interface Served {
-  bodies: Record<ScriptEncoding, Uint8Array<ArrayBuffer>>;
-  etag: string;
+interface Served extends ServedFile {
   contentType: string;
   cacheControl: string;
 }
 
-function served(file: BuiltFile, contentType: string, cacheControl: string): Served {
-  return {
-    bodies: { identity: new TextEncoder().encode(file.text), gzip: fromBase64(file.gzip), br: fromBase64(file.br) },
-    etag: file.etag,
-    contentType,
-    cacheControl,
-  };
-}
+const served = (file: BuiltFile, contentType: string, cacheControl: string): Served => ({
+  ...servedFileOf(file),
+  contentType,
+  cacheControl,
+});
 
 /**
  * Caching: customers embed the unversioned URL `/widget.js` forever, so it cannot be
@@ -90,20 +83,13 @@ export const templateFileSizes = sizesOf(templateFiles);
 export const chunkSizes = sizesOf(chunks);
 
 function respond(request: Request, file: Served): Response {
-  const headers: Record<string, string> = {
-    etag: file.etag,
+  return answerFile(request, file, file.contentType, {
     'cache-control': file.cacheControl,
-    vary: 'Accept-Encoding',
     // Any page may load these (the domain check guards the API, not the script).
     'cross-origin-resource-policy': 'cross-origin',
     'access-control-allow-origin': '*',
     'x-content-type-options': 'nosniff',
-  };
-  if (matchesEtag(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
-  const encoding = chooseEncoding(request.headers.get('accept-encoding'));
-  if (encoding !== 'identity') headers['content-encoding'] = encoding;
-  headers['content-type'] = file.contentType;
-  return new Response(file.bodies[encoding], { headers });
+  });
 }
 
 /** The headers of a served file's answers, 200 and 304 alike. */
