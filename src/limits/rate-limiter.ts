@@ -104,18 +104,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     limited.set(key, entry);
   };
 
-  /** The seconds until every full window of an entry whose windows are current has ended, or null. */
+  /** The seconds until every full window of an entry has ended, or null: a window that has ended counts as empty. */
   const wait = (entry: Entry, at: number): number | null => {
-    let until = 0;
-    for (let i = 0; i < windows.length; i++) {
-      const w = windows[i] as RateWindow;
-      if ((entry[2 * i + 1] as number) >= w.limit) until = Math.max(until, ((entry[2 * i] as number) + 1) * w.ms);
-    }
-    return until === 0 ? null : Math.max(1, Math.ceil((until - at) / 1000));
-  };
-
-  /** As `wait` for any entry: a window that has ended counts as empty. */
-  const waitAt = (entry: Entry, at: number): number | null => {
     let until = 0;
     for (let i = 0; i < windows.length; i++) {
       const w = windows[i] as RateWindow;
@@ -135,7 +125,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
    */
   const makeRoom = (at: number): number | null => {
     const longest = limited.entries().next();
-    if (!longest.done && waitAt(longest.value[1], at) === null) {
+    if (!longest.done && wait(longest.value[1], at) === null) {
       limited.delete(longest.value[0]);
       return null;
     }
@@ -147,7 +137,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     const held: [string, Entry][] = [];
     let soonest = Number.POSITIVE_INFINITY;
     for (const [key, entry] of limited) {
-      const seconds = waitAt(entry, at);
+      const seconds = wait(entry, at);
       if (seconds === null) {
         limited.delete(key);
         soonest = 0;
@@ -218,15 +208,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     if (typeof entry === 'number') return entry;
     for (let i = 0; i < windows.length; i++)
       if ((entry[2 * i + 1] as number) >= (limits[i] as number)) return wait(entry, at);
-    let full = false;
-    for (let i = 0; i < windows.length; i++) {
-      const n = (entry[2 * i + 1] as number) + 1;
-      entry[2 * i + 1] = n;
-      if (n >= (limits[i] as number)) full = true;
-    }
-    if (full) {
-      if (entry[last] !== LIMITED) toLimited(key, entry);
-    } else if (entry[last] === LIMITED) toOpen(key, entry);
+    count(key, entry, 1);
     return null;
   };
 
