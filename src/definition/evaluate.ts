@@ -30,12 +30,8 @@ function inRange(value: unknown, input: NumberInput, system: UnitSystem): value 
   return typeof value === 'number' && value >= perSystem(input.min, system) && value <= perSystem(input.max, system);
 }
 
-/** [the value formulas see, the value visibleIf compares], or undefined when invalid (a submission's check reads the same way). */
-export function read(
-  { input, alias }: CompiledInput,
-  values: Values,
-  system: UnitSystem,
-): [number, unknown] | undefined {
+/** [the value formulas see, the value visibleIf compares], or undefined when invalid. */
+function read({ input, alias }: CompiledInput, values: Values, system: UnitSystem): [number, unknown] | undefined {
   const value = own(values, input.key);
   if (input.kind === 'select') {
     const option = input.options.find((candidate) => candidate.value === value);
@@ -53,27 +49,51 @@ export function read(
   return inRange(value, input, system) ? [value, value] : undefined;
 }
 
+/**
+ * Reads the inputs shown in `system`, in order, by their rules: an input whose `visibleIf`
+ * does not hold is hidden (`hidden`), any other goes to `shown` with its value, undefined
+ * when it breaks its input's rules; `shown` answers whether to read on. Evaluation and a
+ * submission's check read the same way.
+ */
+export function readInputs(
+  compiled: CompiledDefinition,
+  values: Values,
+  system: UnitSystem,
+  shown: (entry: CompiledInput, value: [number, unknown] | undefined) => boolean,
+  hidden?: (entry: CompiledInput) => void,
+): void {
+  const chosen = new Map<string, unknown>();
+  for (const entry of compiled.inputs) {
+    const condition = entry.input.visibleIf;
+    if (condition && chosen.get(condition.key) !== condition.equals) {
+      hidden?.(entry);
+      continue;
+    }
+    const value = read(entry, values, system);
+    if (!shown(entry, value)) return;
+    if (value) chosen.set(entry.input.key, value[1]);
+  }
+}
+
 export function evaluate(compiled: CompiledDefinition, values: Values, system: UnitSystem): Outputs {
   const outputs: Outputs = {};
   const shown = compiled.systems.includes(system) ? system : (compiled.systems[0] as UnitSystem);
   const slots = new Float64Array(compiled.slots);
   let valid = true;
   try {
-    const chosen = new Map<string, unknown>();
-    for (const entry of compiled.inputs) {
-      const condition = entry.input.visibleIf;
-      if (condition && chosen.get(condition.key) !== condition.equals) {
+    readInputs(
+      compiled,
+      values,
+      shown,
+      (entry, value) => {
+        if (value) slots[entry.slot] = value[0];
+        else valid = false;
+        return valid;
+      },
+      (entry) => {
         slots[entry.slot] = Number.NaN;
-        continue;
-      }
-      const value = read(entry, values, shown);
-      if (!value) {
-        valid = false;
-        break;
-      }
-      slots[entry.slot] = value[0];
-      chosen.set(entry.input.key, value[1]);
-    }
+      },
+    );
     if (compiled.imperial >= 0) slots[compiled.imperial] = shown === 'imperial' ? 1 : 0;
     for (const { slot, formula } of valid ? compiled.variables : []) {
       slots[slot] = evaluateFormula(formula.root, slots, compiled.tables);

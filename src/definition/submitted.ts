@@ -6,7 +6,7 @@
  * its display alias is kept converted to its own unit.
  */
 import type { CompiledDefinition } from './compile.ts';
-import { read, type Values } from './evaluate.ts';
+import { readInputs, type Values } from './evaluate.ts';
 import { perSystem } from './systems.ts';
 import type { Input, UnitSystem } from './types.ts';
 
@@ -36,18 +36,10 @@ function ruleOf(input: Input, alias: Input | undefined, system: UnitSystem): str
 export function checkSubmittedValues(compiled: CompiledDefinition, sent: Values, system: UnitSystem): CheckedValues {
   const values: CheckedValues['values'] = {};
   const problems: ValueProblem[] = [];
-  const chosen = new Map<string, unknown>();
-  for (const entry of compiled.inputs) {
-    const { input } = entry;
-    const condition = input.visibleIf;
-    if (condition && chosen.get(condition.key) !== condition.equals) continue;
-    const value = read(entry, sent, system);
-    if (!value) {
-      problems.push({ field: `inputs.${input.key}`, message: ruleOf(input, entry.alias, system) });
-      continue;
-    }
-    values[input.key] = value[1] as number | string | boolean;
-    chosen.set(input.key, value[1]);
-  }
+  readInputs(compiled, sent, system, ({ input, alias }, value) => {
+    if (value) values[input.key] = value[1] as number | string | boolean;
+    else problems.push({ field: `inputs.${input.key}`, message: ruleOf(input, alias, system) });
+    return true;
+  });
   return { values, problems };
 }
