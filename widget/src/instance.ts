@@ -13,19 +13,12 @@ import type { Definition, Text } from '../../src/definition/types.ts';
 import { templateUrl } from './catalogue.ts';
 import { emit } from './events.ts';
 import { createFormatter, type Say } from './format.ts';
-import {
-  applyPrefill,
-  computeResult,
-  createFormModel,
-  currentValues,
-  valueSources,
-  type FormModel,
-} from './form-model.ts';
+import { applyPrefill, computeResult, currentValues, valueSources, type FormModel } from './form-model.ts';
 import { createFunnel } from './funnel.ts';
 import { fetchPack, packInMemory, textLanguage, translator, type Pack } from './i18n.ts';
-import { recompute, wireInput } from './interaction.ts';
+import { mountForm, recompute } from './interaction.ts';
 import { readOptions, readRequest, type MountOptions } from './options.ts';
-import { createView, noteRoot, type Look, type View } from './render.ts';
+import { noteRoot, type Look, type View } from './render.ts';
 import { fetchFile, fileInMemory } from './static-file.ts';
 import { adoptStyles } from './styles.ts';
 import { pageTheme } from './theme.ts';
@@ -96,14 +89,19 @@ export function createInstance(
       : (text: Text) => textIn(text, look.language);
     /** Renders `definition` with its defaults and the page's values, and wires the visitor's input. */
     const show = (definition: Definition): [FormModel, View] => {
-      const model = createFormModel(definition, options.units);
-      applyPrefill(model, options.values, 'embed');
-      const view = createView(doc, model, look, say, createFormatter(options.locale, options.currency, look.t, say));
-      shadow.replaceChildren(view.root);
-      if (options.theme === 'auto') watchPageTheme(doc, view.root, signal);
-      wireInput(host, model, view, options, signal, funnel);
-      recompute(host, model, view, options);
-      return [model, view];
+      const shown = mountForm(host, shadow, definition, {
+        calculator: options,
+        units: options.units,
+        values: options.values,
+        source: 'embed',
+        look,
+        say,
+        format: createFormatter(options.locale, options.currency, look.t, say),
+        signal,
+        funnel,
+      });
+      if (options.theme === 'auto') watchPageTheme(doc, shown[1].root, signal);
+      return shown;
     };
     /** The answer's pre-fill over what is shown, then calc:ready. */
     const ready = ([model, view]: [FormModel, View], outcome: LoadOutcome & { ok: true }) => {

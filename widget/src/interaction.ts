@@ -4,14 +4,23 @@
  * Shared by the embed script and the dashboard's builder, which shows an owner's unsaved
  * definition in this same widget (and reports no funnel: the owner is not a visitor).
  */
-import type { UnitSystem } from '../../src/definition/types.ts';
+import type { Definition, UnitSystem } from '../../src/definition/types.ts';
 import { primaryOutput } from '../../src/definition/view.ts';
 import { emit } from './events.ts';
-import { computeResult, currentValues, stateOf, switchSystem, type FormModel } from './form-model.ts';
+import {
+  applyPrefill,
+  computeResult,
+  createFormModel,
+  currentValues,
+  stateOf,
+  switchSystem,
+  type FormModel,
+} from './form-model.ts';
+import type { Formatter, Say } from './format.ts';
 import type { Funnel } from './funnel.ts';
 import { parseDecimal } from './locale.ts';
 import type { WidgetOptions } from './options.ts';
-import type { View } from './render.ts';
+import { createView, type Look, type View } from './render.ts';
 
 /** The events name the calculator they come from. */
 type Calculator = Pick<WidgetOptions, 'calcId'>;
@@ -25,7 +34,7 @@ export function recompute(host: HTMLElement, model: FormModel, view: View, optio
 }
 
 /** Follows the visitor's edits and unit switches: new values, validity, visibility, results, events, funnel. */
-export function wireInput(
+function wireInput(
   host: HTMLElement,
   model: FormModel,
   view: View,
@@ -83,4 +92,34 @@ export function wireInput(
 
   // Enter in a field must not submit (and reload) anything.
   view.form.addEventListener('submit', (event) => event.preventDefault(), { signal });
+}
+
+/**
+ * Renders `definition` into `shadow` in `units`, with `values` applied as `source` over its
+ * defaults, wires the visitor's input (reporting the funnel when there is one) and shows
+ * the first result: the embed script's form and the builder's preview alike.
+ */
+export function mountForm(
+  host: HTMLElement,
+  shadow: ShadowRoot,
+  definition: Definition,
+  form: {
+    calculator: Calculator;
+    units: UnitSystem;
+    values: Readonly<Record<string, unknown>>;
+    source: 'embed' | 'webhook';
+    look: Look;
+    say: Say;
+    format: Formatter;
+    signal: AbortSignal;
+    funnel?: Funnel;
+  },
+): [FormModel, View] {
+  const model = createFormModel(definition, form.units);
+  applyPrefill(model, form.values, form.source);
+  const view = createView(host.ownerDocument, model, form.look, form.say, form.format);
+  shadow.replaceChildren(view.root);
+  wireInput(host, model, view, form.calculator, form.signal, form.funnel);
+  recompute(host, model, view, form.calculator);
+  return [model, view];
 }

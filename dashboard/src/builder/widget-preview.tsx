@@ -7,10 +7,9 @@ import { useEffect, useRef } from 'preact/hooks';
 import { textIn } from '../../../src/definition/text.ts';
 import type { Definition, InputValues, Text } from '../../../src/definition/types.ts';
 import { createFormatter } from '../../../widget/src/format.ts';
-import { applyPrefill, createFormModel } from '../../../widget/src/form-model.ts';
 import { translator } from '../../../widget/src/i18n.ts';
-import { recompute, wireInput } from '../../../widget/src/interaction.ts';
-import { createView, type Look } from '../../../widget/src/render.ts';
+import { mountForm } from '../../../widget/src/interaction.ts';
+import type { Look } from '../../../widget/src/render.ts';
 import { adoptStyles } from '../../../widget/src/styles.ts';
 
 export interface PreviewLook {
@@ -38,19 +37,16 @@ export function WidgetPreview(props: {
     const say = (text: Text) => textIn(text, look.language);
     const currency = /^[A-Z]{3}$/.test(look.currency) ? look.currency : undefined;
     try {
-      const model = createFormModel(definition, definition.unitSystems?.[0] ?? 'metric');
-      applyPrefill(model, values, 'webhook');
-      const view = createView(
-        document,
-        model,
-        { theme: look.theme, language: look.language, t },
+      mountForm(element, shadow, definition, {
+        calculator: { calcId: props.calcId },
+        units: definition.unitSystems?.[0] ?? 'metric',
+        values,
+        source: 'webhook',
+        look: { theme: look.theme, language: look.language, t },
         say,
-        createFormatter(look.language, currency, t, say),
-      );
-      shadow.replaceChildren(view.root);
-      const calculator = { calcId: props.calcId };
-      wireInput(element, model, view, calculator, lifetime.signal);
-      recompute(element, model, view, calculator);
+        format: createFormatter(look.language, currency, t, say),
+        signal: lifetime.signal,
+      });
     } catch {
       // Only a definition without problems reaches here; should one fail anyway, show nothing rather than break the page.
       shadow.replaceChildren();
