@@ -7,6 +7,11 @@ import * as schema from './schema.ts';
 
 export type PgDb = BunSQLDatabase<typeof schema> & { $client: SQL };
 
+/** The rows of drizzle's `execute` on Bun's client (an array; drizzle types it per driver). */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
+}
+
 export interface OpenPostgres {
   db: PgDb;
   /**

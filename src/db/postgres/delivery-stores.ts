@@ -4,7 +4,7 @@ import type { NewEvent } from '../../delivery/events.ts';
 import { selectList } from '../columns.ts';
 import type { DeliveryEventRow, DeliveryStore, LogCursor } from '../delivery-store.ts';
 import type { ResultsEndpointStore } from '../results-endpoint-store.ts';
-import type { PgDb } from './client.ts';
+import { type PgDb, rowsOf } from './client.ts';
 import { deliveryAttempts, deliveryEvents, resultsEndpoints, usageNotices } from './schema.ts';
 
 /**
@@ -32,11 +32,6 @@ export async function addPgEventIn(tx: AnyPgDatabase, event: NewEvent, now: numb
       RETURNING id`,
   );
   return rowsOf(inserted).length === 1;
-}
-
-/** Bun's client answers an array of rows; drizzle's typing of `execute` is per driver. */
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  return Array.isArray(result) ? result : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
 }
 
 export function createPgResultsEndpointStore(db: PgDb): ResultsEndpointStore {

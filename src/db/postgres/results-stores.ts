@@ -9,14 +9,9 @@ import {
   resultsWhere,
   type SubmitOutcome,
 } from '../results-store.ts';
-import type { PgDb } from './client.ts';
+import { type PgDb, rowsOf } from './client.ts';
 import { addPgEventIn } from './delivery-stores.ts';
 import { accounts, deliveryEvents, results, resultsConfigs, resultsMonthly } from './schema.ts';
-
-/** Bun's client answers an array of rows; drizzle's typing of `execute` is per driver. */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
-}
 
 /**
  * The PostgreSQL side of the results store. A submission's count, row and event commit
